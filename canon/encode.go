@@ -1,0 +1,261 @@
+package canon
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"math/big"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Marshal returns the canonical bytes of v.
+//
+// Accepted: nil, bool, string, every Go integer type, Number, *big.Int,
+// slices and arrays, maps with string keys, *Object, structs (fields named by
+// their `json` tag; `omitempty` drops zero values; untagged exported fields use
+// the Go name; `-` skips; a nil slice is written [] and a nil map {}, since
+// an artifact's lists are never absent), pointers and interfaces to any of these. Floats,
+// Float, non-string map keys, invalid UTF-8 and any other type are refused
+// with a *Error.
+func Marshal(v any) ([]byte, error) {
+	e := encoder{buf: make([]byte, 0, 512)}
+	if err := e.encode(v); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// AppendMarshal appends the canonical bytes of v to dst.
+func AppendMarshal(dst []byte, v any) ([]byte, error) {
+	e := encoder{buf: dst}
+	if err := e.encode(v); err != nil {
+		return dst, err
+	}
+	return e.buf, nil
+}
+
+// SHA256Hex is the lowercase hex SHA-256 of Marshal(v): the identity of v.
+func SHA256Hex(v any) (string, error) {
+	b, err := Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// encoder writes one value. Struct field plans are memoised per call rather
+// than in a package-level cache so that the package holds no mutable state.
+type encoder struct {
+	buf   []byte
+	plans map[reflect.Type]*structPlan
+}
+
+func (e *encoder) encode(v any) error {
+	// Fast paths for the generic values Decode produces and the common leaves.
+	switch x := v.(type) {
+	case nil:
+		e.buf = append(e.buf, "null"...)
+		return nil
+	case string:
+		return e.str(x)
+	case bool:
+		e.bool(x)
+		return nil
+	case int:
+		e.buf = strconv.AppendInt(e.buf, int64(x), 10)
+		return nil
+	case int64:
+		e.buf = strconv.AppendInt(e.buf, x, 10)
+		return nil
+	case Number:
+		return e.number(x)
+	case *Object:
+		return e.object(x)
+	case []any:
+		return e.anySlice(x)
+	case map[string]any:
+		return e.anyMap(x)
+	case Float, float32, float64:
+		return encodeErr(KindFloat, "", "float values are forbidden in hashed payloads; encode numbers as strings or integers")
+	case json.Number:
+		return e.jsonNumber(x)
+	case *big.Int:
+		if x == nil {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+		e.buf = x.Append(e.buf, 10)
+		return nil
+	}
+	return e.reflectValue(reflect.ValueOf(v))
+}
+
+func (e *encoder) bool(b bool) {
+	if b {
+		e.buf = append(e.buf, "true"...)
+	} else {
+		e.buf = append(e.buf, "false"...)
+	}
+}
+
+func (e *encoder) number(n Number) error {
+	if !validIntText(string(n)) {
+		return encodeErr(KindSyntax, "", "Number is not integer text: "+strconv.Quote(string(n)))
+	}
+	if n == "-0" {
+		n = "0"
+	}
+	e.buf = append(e.buf, n...)
+	return nil
+}
+
+func (e *encoder) jsonNumber(n json.Number) error {
+	s := string(n)
+	if strings.ContainsAny(s, ".eE") {
+		return encodeErr(KindFloat, "", "float values are forbidden in hashed payloads; encode numbers as strings or integers")
+	}
+	return e.number(Number(s))
+}
+
+// validIntText accepts -?(0|[1-9][0-9]*).
+func validIntText(s string) bool {
+	if strings.HasPrefix(s, "-") {
+		s = s[1:]
+	}
+	if s == "" || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *encoder) object(o *Object) error {
+	if o == nil {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	e.buf = append(e.buf, '{')
+	for i, k := range o.SortedKeys() {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.str(k); err != nil {
+			return withPath(err, k)
+		}
+		e.buf = append(e.buf, ':')
+		if err := e.encode(o.vals[k]); err != nil {
+			return withPath(err, k)
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return nil
+}
+
+func (e *encoder) anyMap(m map[string]any) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	e.buf = append(e.buf, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.str(k); err != nil {
+			return withPath(err, k)
+		}
+		e.buf = append(e.buf, ':')
+		if err := e.encode(m[k]); err != nil {
+			return withPath(err, k)
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return nil
+}
+
+func (e *encoder) anySlice(s []any) error {
+	e.buf = append(e.buf, '[')
+	for i, v := range s {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.encode(v); err != nil {
+			return withPath(err, strconv.Itoa(i))
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return nil
+}
+
+// withPath prefixes the JSON path of a nested encode error as it unwinds.
+func withPath(err error, seg string) error {
+	ce, ok := err.(*Error)
+	if !ok || ce.Offset >= 0 {
+		return err
+	}
+	if ce.Path == "" {
+		ce.Path = seg
+	} else {
+		ce.Path = seg + "." + ce.Path
+	}
+	return ce
+}
+
+// escapeTable marks the bytes that cannot be copied raw into a string.
+var escapeTable = func() (t [256]bool) {
+	for i := 0; i < 0x20; i++ {
+		t[i] = true
+	}
+	t['"'] = true
+	t['\\'] = true
+	return t
+}()
+
+const hexDigits = "0123456789abcdef"
+
+func (e *encoder) str(s string) error {
+	if !utf8.ValidString(s) {
+		return encodeErr(KindInvalidUTF8, "", "string is not valid UTF-8")
+	}
+	e.buf = append(e.buf, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !escapeTable[c] {
+			continue
+		}
+		e.buf = append(e.buf, s[start:i]...)
+		switch c {
+		case '"':
+			e.buf = append(e.buf, '\\', '"')
+		case '\\':
+			e.buf = append(e.buf, '\\', '\\')
+		case '\n':
+			e.buf = append(e.buf, '\\', 'n')
+		case '\r':
+			e.buf = append(e.buf, '\\', 'r')
+		case '\t':
+			e.buf = append(e.buf, '\\', 't')
+		case '\b':
+			e.buf = append(e.buf, '\\', 'b')
+		case '\f':
+			e.buf = append(e.buf, '\\', 'f')
+		default:
+			e.buf = append(e.buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	e.buf = append(e.buf, s[start:]...)
+	e.buf = append(e.buf, '"')
+	return nil
+}
