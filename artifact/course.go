@@ -1,0 +1,118 @@
+package artifact
+
+// Course is the output of compose. The YAML itself is stored as its own
+// object; since objects are addressed by SHA-256, its object digest is
+// CourseSHA256.
+type Course struct {
+	CourseID        string `json:"course_id"`
+	CourseSHA256    string `json:"course_sha256"`
+	SourceBundleSHA string `json:"source_bundle_sha"`
+	ValidatedSetSHA string `json:"validated_set_sha"`
+	TemplateID      string `json:"template_id"`
+	TemplateVersion string `json:"template_version"`
+	SchemaVersion   string `json:"schema_version"`
+}
+
+// Plan step types.
+const (
+	StepSeedConcept       = "seed_concept"
+	StepIntroduceRelation = "introduce_relation"
+	StepWalk              = "walk_step"
+	StepAdversarialProbe  = "adversarial_probe"
+	StepReplayAssertion   = "replay_assertion"
+)
+
+// PlanStep is one typed step of a formation plan. Payload is JSON-shaped and
+// float-free.
+type PlanStep struct {
+	StepType string         `json:"step_type"`
+	Payload  map[string]any `json:"payload"`
+}
+
+// FormationPlan is a compiled course. PlanSHA256 is the digest of
+// {course_id, course_sha256, steps}.
+type FormationPlan struct {
+	CourseID      string     `json:"course_id"`
+	CourseSHA256  string     `json:"course_sha256"`
+	Steps         []PlanStep `json:"steps"`
+	PlanSHA256    string     `json:"plan_sha256"`
+	SchemaVersion string     `json:"schema_version"`
+}
+
+// PlanDigest computes plan_sha256 as the original does.
+func PlanDigest(courseID, courseSHA string, steps []PlanStep) (string, error) {
+	return Digest(struct {
+		CourseID     string     `json:"course_id"`
+		CourseSHA256 string     `json:"course_sha256"`
+		Steps        []PlanStep `json:"steps"`
+	}{courseID, courseSHA, steps})
+}
+
+// StepResult is what one run observed for one step.
+type StepResult struct {
+	StepType            string         `json:"step_type"`
+	Payload             map[string]any `json:"payload"`
+	TraceHash           string         `json:"trace_hash"`
+	VersorConditionRepr string         `json:"versor_condition_repr"`
+	Accepted            bool           `json:"accepted"`
+	HasProvenance       bool           `json:"has_provenance"`
+}
+
+// RunOutput is one pass over a plan.
+type RunOutput struct {
+	Results       []StepResult `json:"results"`
+	Halted        bool         `json:"halted"`
+	HaltStepIndex int          `json:"halt_step_index"`
+	HaltReason    string       `json:"halt_reason"`
+}
+
+// GateMeasurement is one ratification gate's verdict.
+type GateMeasurement struct {
+	Name        string `json:"name"`
+	Passed      bool   `json:"passed"`
+	Measurement string `json:"measurement"`
+	Threshold   string `json:"threshold"`
+}
+
+// MasteryReport is the self-sealed verdict of ratify (report projection of
+// the original, §11.3).
+type MasteryReport struct {
+	SchemaVersion   string            `json:"schema_version"`
+	CourseID        string            `json:"course_id"`
+	SourceBundleSHA string            `json:"source_bundle_sha"`
+	ValidatedSetSHA string            `json:"validated_set_sha"`
+	CourseSHA256    string            `json:"course_sha256"`
+	PlanSHA256      string            `json:"plan_sha256"`
+	Gates           []GateMeasurement `json:"gates"`
+	TraceHashes     []string          `json:"trace_hashes"`
+	Ratified        bool              `json:"ratified"`
+	IssuedAt        string            `json:"issued_at"`
+	FailureReasons  []string          `json:"failure_reasons"`
+	ReportSHA256    string            `json:"report_sha256"`
+}
+
+// Sealed returns a copy with ReportSHA256 set to the self-seal.
+func (r MasteryReport) Sealed() (MasteryReport, error) {
+	r.ReportSHA256 = ""
+	d, err := Digest(r)
+	if err != nil {
+		return r, err
+	}
+	r.ReportSHA256 = d
+	return r, nil
+}
+
+// MasteredCourseEntry is one row of the mastered-courses index.
+type MasteredCourseEntry struct {
+	CourseID        string `json:"course_id"`
+	ReportSHA256    string `json:"report_sha256"`
+	IssuedAt        string `json:"issued_at"`
+	CourseSHA256    string `json:"course_sha256"`
+	ValidatedSetSHA string `json:"validated_set_sha"`
+}
+
+// MasteredCoursesIndex lists promoted courses, sorted by course_id.
+type MasteredCoursesIndex struct {
+	Entries       []MasteredCourseEntry `json:"entries"`
+	SchemaVersion string                `json:"schema_version"`
+}

@@ -1,0 +1,158 @@
+package artifact
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// The original hashes two different projections of a validated set: the
+// compose projection (validated_set_sha, carried by courses and reports) and
+// the forge projection (the key of its triple cache). Both keep only the four
+// original SourceRef fields; quarantined items, states and reasons are out.
+
+type projSource struct {
+	SourceSHA   string `json:"source_sha"`
+	Span        string `json:"span"`
+	Adapter     string `json:"adapter"`
+	RetrievedAt string `json:"retrieved_at"`
+}
+
+type projConcept struct {
+	CanonicalTerm string       `json:"canonical_term"`
+	Definition    string       `json:"definition"`
+	Sources       []projSource `json:"sources"`
+}
+
+type projRelation struct {
+	Head     string       `json:"head"`
+	Relation string       `json:"relation"`
+	Tail     string       `json:"tail"`
+	Sources  []projSource `json:"sources"`
+}
+
+type projHint struct {
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// ProjectSources keeps the original four fields, stable-sorted by
+// (source_sha, adapter) as the compose projection requires.
+func ProjectSources(refs []SourceRef) []projSource {
+	out := make([]projSource, len(refs))
+	for i, s := range refs {
+		out[i] = projSource{s.SourceSHA, s.Span, s.Adapter, s.RetrievedAt}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].SourceSHA != out[b].SourceSHA {
+			return out[a].SourceSHA < out[b].SourceSHA
+		}
+		return out[a].Adapter < out[b].Adapter
+	})
+	return out
+}
+
+// ComposeProjection is the value whose digest is validated_set_sha.
+func ComposeProjection(v ValidatedTripleSet) any {
+	concepts := make([]projConcept, len(v.Concepts))
+	for i, c := range v.Concepts {
+		concepts[i] = projConcept{c.CanonicalTerm, c.Definition, ProjectSources(c.Sources)}
+	}
+	sort.SliceStable(concepts, func(a, b int) bool { return concepts[a].CanonicalTerm < concepts[b].CanonicalTerm })
+	relations := make([]projRelation, len(v.Relations))
+	for i, r := range v.Relations {
+		relations[i] = projRelation{r.Head, r.Relation, r.Tail, ProjectSources(r.Sources)}
+	}
+	sort.SliceStable(relations, func(a, b int) bool {
+		return Triple{relations[a].Head, relations[a].Relation, relations[a].Tail}.Less(
+			Triple{relations[b].Head, relations[b].Relation, relations[b].Tail})
+	})
+	return map[string]any{
+		"subject_id":     v.SubjectID,
+		"schema_version": v.SchemaVersion,
+		"concepts":       concepts,
+		"relations":      relations,
+		"counters":       sortedTriples(v.Counters),
+		"ordering_hints": sortedHints(v.OrderingHints),
+	}
+}
+
+// ValidatedSetSHA is the digest of the compose projection.
+func ValidatedSetSHA(v ValidatedTripleSet) (string, error) {
+	return Digest(ComposeProjection(v))
+}
+
+type forgeConcept struct {
+	CanonicalTerm string   `json:"canonical_term"`
+	Definition    string   `json:"definition"`
+	SourceSHAs    []string `json:"source_shas"`
+}
+
+type forgeRelation struct {
+	Head       string   `json:"head"`
+	Relation   string   `json:"relation"`
+	Tail       string   `json:"tail"`
+	SourceSHAs []string `json:"source_shas"`
+}
+
+// ForgeProjection is the value whose digest keys the forge's triple cache.
+func ForgeProjection(v ValidatedTripleSet) any {
+	concepts := make([]forgeConcept, len(v.Concepts))
+	for i, c := range v.Concepts {
+		concepts[i] = forgeConcept{c.CanonicalTerm, c.Definition, DistinctSHAs(c.Sources)}
+	}
+	sort.SliceStable(concepts, func(a, b int) bool { return concepts[a].CanonicalTerm < concepts[b].CanonicalTerm })
+	relations := make([]forgeRelation, len(v.Relations))
+	for i, r := range v.Relations {
+		relations[i] = forgeRelation{r.Head, r.Relation, r.Tail, DistinctSHAs(r.Sources)}
+	}
+	sort.SliceStable(relations, func(a, b int) bool {
+		return Triple{relations[a].Head, relations[a].Relation, relations[a].Tail}.Less(
+			Triple{relations[b].Head, relations[b].Relation, relations[b].Tail})
+	})
+	return map[string]any{
+		"subject_id":     v.SubjectID,
+		"schema_version": v.SchemaVersion,
+		"concepts":       concepts,
+		"relations":      relations,
+		"counters":       sortedTriples(v.Counters),
+		"ordering_hints": sortedHints(v.OrderingHints),
+	}
+}
+
+// DistinctSHAs returns the sorted distinct source digests of refs.
+func DistinctSHAs(refs []SourceRef) []string {
+	out := make([]string, 0, len(refs))
+	for _, s := range refs {
+		out = append(out, s.SourceSHA)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func sortedTriples(cs []RelationCandidate) []Triple {
+	out := make([]Triple, len(cs))
+	for i, c := range cs {
+		out[i] = c.Triple()
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Less(out[b]) })
+	return out
+}
+
+func sortedHints(hs []OrderingHint) []projHint {
+	out := make([]projHint, len(hs))
+	for i, h := range hs {
+		out[i] = projHint{h.Before, h.After}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].Before != out[b].Before {
+			return out[a].Before < out[b].Before
+		}
+		return out[a].After < out[b].After
+	})
+	return out
+}
+
+// SpacedRelation writes a relation name the way prose does ("belongs_to" →
+// "belongs to").
+func SpacedRelation(rel string) string { return strings.ReplaceAll(rel, "_", " ") }

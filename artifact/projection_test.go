@@ -1,0 +1,113 @@
+package artifact_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"formation/artifact"
+	"formation/canon"
+	"formation/internal/testutil"
+)
+
+func TestProjectionLiterals(t *testing.T) {
+	src := []artifact.SourceRef{{SourceSHA: strings.Repeat("a", 64), Span: "span", Adapter: "wikipedia", RetrievedAt: "2026-05-16T00:00:00Z"}}
+	vts := artifact.ValidatedTripleSet{
+		SubjectID: "subject.x", SchemaVersion: artifact.SchemaVersion,
+		Concepts: []artifact.ConceptCandidate{
+			{CanonicalTerm: "wisdom", Definition: "judgment grounded in experience", Sources: src},
+			{CanonicalTerm: "judgment", Definition: "reasoned decision", Sources: src},
+		},
+		Relations: []artifact.RelationCandidate{{Head: "wisdom", Relation: "is", Tail: "judgment", Sources: src}},
+		Counters:  []artifact.CounterCandidate{{Head: "wisdom", Relation: "is", Tail: "folly", Sources: src}},
+	}
+	got, err := artifact.ValidatedSetSHA(vts)
+	if err != nil || got != "1543a927a4189d1a0fd2e9545b798eeb212504db79580e87318261c2c3d90ab0" {
+		t.Fatalf("validated_set_sha = %s, %v", got, err)
+	}
+	got, err = artifact.Digest(artifact.ForgeProjection(vts))
+	if err != nil || got != "7efe4d66dfa66ea4aaf5f213c4642a529c8b465d8156f1bb97a5bd64425ac0e6" {
+		t.Fatalf("forge projection = %s, %v", got, err)
+	}
+}
+
+// Every successful compose vector names the validated_set_sha of its input.
+func TestComposeVectorsValidatedSetSHA(t *testing.T) {
+	dir := testutil.Conformance(t, "vectors", "compose")
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	if len(matches) < 10 {
+		t.Fatalf("only %d compose vectors", len(matches))
+	}
+	for _, exp := range matches {
+		name := strings.TrimSuffix(filepath.Base(exp), ".expected.json")
+		t.Run(name, func(t *testing.T) {
+			in := readObject(t, filepath.Join(dir, name+".input.json"))
+			want := readObject(t, exp)
+			vtsRaw, _ := in.Get("vts")
+			var vts artifact.ValidatedTripleSet
+			if err := canon.Assign(vtsRaw, &vts); err != nil {
+				t.Fatal(err)
+			}
+			got, err := artifact.ValidatedSetSHA(vts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, _ := want.Get("validated_set_sha"); got != w {
+				t.Fatalf("got %s want %s", got, w)
+			}
+		})
+	}
+}
+
+func readObject(t *testing.T, path string) *canon.Object {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := canon.Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.(*canon.Object)
+}
+
+func TestDecodeStrictAndRoundTrip(t *testing.T) {
+	start, end := int64(0), int64(4)
+	b := artifact.OreBundle{SubjectID: "s", SchemaVersion: artifact.SchemaVersion, Entries: []artifact.OreEntry{{SourceSHA: strings.Repeat("1", 64), URL: "file:a.txt", Adapter: "file", RetrievedAt: "2026-01-01T00:00:00Z", ByteLength: 4}}}
+	raw, err := artifact.Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := artifact.Decode[artifact.OreBundle](raw)
+	if err != nil || back.Entries[0].ByteLength != 4 {
+		t.Fatalf("round trip: %+v %v", back, err)
+	}
+	if _, err := artifact.Decode[artifact.OreBundle]([]byte(`{"subject_id":"s","entries":[],"schema_version":"1.0.0","extra":1}`)); err == nil {
+		t.Fatal("unknown field accepted")
+	}
+	ref := artifact.SourceRef{SourceSHA: "x", Span: "abcd", Adapter: "a", RetrievedAt: "t", TextSHA: "y", Start: &start, End: &end}
+	enc, _ := artifact.Encode(ref)
+	if string(enc) != `{"adapter":"a","end":4,"retrieved_at":"t","source_sha":"x","span":"abcd","start":0,"text_sha":"y"}` {
+		t.Fatalf("span extension encoding: %s", enc)
+	}
+	enc, _ = artifact.Encode(artifact.SourceRef{SourceSHA: "x", Span: "s", Adapter: "a", RetrievedAt: "t"})
+	if string(enc) != `{"adapter":"a","retrieved_at":"t","source_sha":"x","span":"s"}` {
+		t.Fatalf("extension not omitted: %s", enc)
+	}
+}
+
+func TestReportSealLiteral(t *testing.T) {
+	r := artifact.MasteryReport{
+		SchemaVersion: artifact.SchemaVersion, CourseID: "x.v1",
+		SourceBundleSHA: strings.Repeat("0", 64), ValidatedSetSHA: strings.Repeat("1", 64),
+		CourseSHA256: strings.Repeat("2", 64), PlanSHA256: strings.Repeat("3", 64),
+		Gates:       []artifact.GateMeasurement{{Name: "g", Passed: true, Measurement: "1.0", Threshold: "1.0"}},
+		TraceHashes: []string{"t1"}, Ratified: true, IssuedAt: "2026-05-16T00:00:00Z", FailureReasons: []string{},
+	}
+	s, err := r.Sealed()
+	if err != nil || s.ReportSHA256 != "7ae1d62d51e142b41960a6a43cce4652a506b0326a41eda8f944305441b51b53" {
+		t.Fatalf("sealed %s %v", s.ReportSHA256, err)
+	}
+}
