@@ -1,0 +1,213 @@
+package algebra
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// MV is a Cl(4,1) multivector: 32 coefficients in the basis order described in
+// the package comment. The zero value is the zero multivector. MV is a value
+// type; every function returns a new one and never modifies its arguments.
+type MV [Size]float64
+
+// Scalar returns the multivector s·1.
+func Scalar(s float64) MV {
+	var m MV
+	m[0] = s
+	return m
+}
+
+// One is the multiplicative identity.
+func One() MV { return Scalar(1) }
+
+// Blade returns the unit basis blade i (0 ≤ i < 32) scaled by c, or an error
+// for an index outside the basis.
+func Blade(i int, c float64) (MV, error) {
+	var m MV
+	if i < 0 || i >= Size {
+		return m, fmt.Errorf("algebra: blade index %d outside 0..%d", i, Size-1)
+	}
+	m[i] = c
+	return m, nil
+}
+
+// BladeName is the generator list of blade i, e.g. "e12" for 6 and "1" for 0.
+func BladeName(i int) string {
+	if i < 0 || i >= Size {
+		return "?"
+	}
+	if i == 0 {
+		return "1"
+	}
+	var sb strings.Builder
+	sb.WriteByte('e')
+	for g := 0; g < 5; g++ {
+		if tables.mask[i]&(1<<g) != 0 {
+			sb.WriteByte(byte('1' + g))
+		}
+	}
+	return sb.String()
+}
+
+// Grade is the grade of blade i (0..5), or -1 outside the basis.
+func Grade(i int) int {
+	if i < 0 || i >= Size {
+		return -1
+	}
+	return int(tables.grade[i])
+}
+
+// SquareSign is the scalar e_I·e_I of blade i: +1 or -1 (0 outside the basis).
+// It is the diagonal of the metric that CGAInner uses.
+func SquareSign(i int) float64 {
+	if i < 0 || i >= Size {
+		return 0
+	}
+	return tables.square[i]
+}
+
+// ReverseSign is the sign reversion applies to blade i: (-1)^(k(k-1)/2).
+func ReverseSign(i int) float64 {
+	if i < 0 || i >= Size {
+		return 0
+	}
+	return tables.rev[i]
+}
+
+// Add returns a + b.
+func Add(a, b MV) MV {
+	for i := range a {
+		a[i] += b[i]
+	}
+	return a
+}
+
+// Sub returns a - b.
+func Sub(a, b MV) MV {
+	for i := range a {
+		a[i] -= b[i]
+	}
+	return a
+}
+
+// Scale returns s·a.
+func Scale(a MV, s float64) MV {
+	for i := range a {
+		a[i] *= s
+	}
+	return a
+}
+
+// Neg returns -a.
+func Neg(a MV) MV { return Scale(a, -1) }
+
+// Mul is the geometric product a·b. Terms are accumulated with i (the index
+// into a) in the outer loop and j in the inner loop, both ascending, and exact
+// zeros are skipped, so the floating-point result is reproducible bit for bit.
+func Mul(a, b MV) MV {
+	var r MV
+	for i, ai := range a {
+		if ai == 0 {
+			continue
+		}
+		idx, sgn := &tables.product[i], &tables.sign[i]
+		for j, bj := range b {
+			if bj == 0 {
+				continue
+			}
+			r[idx[j]] += sgn[j] * ai * bj
+		}
+	}
+	return r
+}
+
+// Reverse is ~a: the grade-2 and grade-3 coefficients change sign.
+func Reverse(a MV) MV {
+	for i := range a {
+		a[i] *= tables.rev[i]
+	}
+	return a
+}
+
+// GradeProject keeps the grade-k part of a; any k outside 0..5 gives zero.
+func GradeProject(a MV, k int) MV {
+	var r MV
+	if k < 0 || k > 5 {
+		return r
+	}
+	copy(r[gradeStart[k]:gradeStart[k+1]], a[gradeStart[k]:gradeStart[k+1]])
+	return r
+}
+
+// ScalarPart is <a>_0.
+func ScalarPart(a MV) float64 { return a[0] }
+
+// Norm is the plain Euclidean norm over the 32 stored coefficients (no metric).
+func Norm(a MV) float64 {
+	s := 0.0
+	for _, c := range a {
+		s += c * c
+	}
+	return math.Sqrt(s)
+}
+
+// NormSquared is <a·~a>_0, the indefinite squared norm (it can be ≤ 0).
+func NormSquared(a MV) float64 { return ScalarProduct(a, a) }
+
+// ScalarProduct is <a·~b>_0 = Σ_i square_i·rev_i·a_i·b_i. For rotors built in
+// the Euclidean planes it is the ordinary dot product of the coefficients: a
+// unit rotor scores 1 against itself and every score lies in [-1, 1]. The vault
+// ranks rotor memory by it.
+func ScalarProduct(a, b MV) float64 {
+	s := 0.0
+	for i := range a {
+		s += tables.square[i] * tables.rev[i] * a[i] * b[i]
+	}
+	return s
+}
+
+// CGAInner is the conformal inner product ½<a·b + b·a>_0 = Σ_i square_i·a_i·b_i.
+// It is symmetric and indefinite: for conformal points it is -½|x-y|², and for
+// the unit rotor cos θ + sin θ·e12 it is cos 2θ against itself, not 1.
+func CGAInner(a, b MV) float64 {
+	s := 0.0
+	for i := range a {
+		s += tables.square[i] * a[i] * b[i]
+	}
+	return s
+}
+
+// IsNull reports |CGAInner(a, a)| < 1e-6, the original's null-vector test.
+func IsNull(a MV) bool { return math.Abs(CGAInner(a, a)) < 1e-6 }
+
+// VersorCondition is ‖a·~a − 1‖₂: the Euclidean norm over all 32 coefficients
+// of a·~a with 1 subtracted from the scalar slot. A field state is admitted only
+// while it is below ClosureBound.
+func VersorCondition(a MV) float64 {
+	p := Mul(a, Reverse(a))
+	p[0]--
+	return Norm(p)
+}
+
+// ClosureBound is the closure invariant: a state is closed iff its
+// VersorCondition is strictly below it.
+const ClosureBound = 1e-6
+
+// Closed reports VersorCondition(a) < ClosureBound — the one closure predicate
+// the runtime uses everywhere (strict <, never ≤).
+func Closed(a MV) bool { return VersorCondition(a) < ClosureBound }
+
+// Sandwich is v·f·~v. It applies the versor v to f and returns the product as
+// computed: nothing is unitised, projected or replaced afterwards.
+func Sandwich(v, f MV) MV { return Mul(Mul(v, f), Reverse(v)) }
+
+// IsFinite reports whether every coefficient is a finite number.
+func IsFinite(a MV) bool {
+	for _, c := range a {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return false
+		}
+	}
+	return true
+}
