@@ -1,0 +1,100 @@
+package field
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"math"
+	"strings"
+	"unicode"
+
+	"formation/runtime/algebra"
+)
+
+// wordDomain separates word-rotor hashes from every other SHA-256 use, and
+// versions the embedding: changing it changes every rotor.
+const wordDomain = "formation/runtime/word-rotor/v1\x00"
+
+// positionStep is the original's position-rotor angle increment (√3/10).
+const positionStep = 0.17320508075688773
+
+// WordRotor is the exact unit rotor of a word: the product over the six
+// Euclidean planes, in the order of algebra.EuclideanPlanes, of
+// cos θ_j + sin θ_j·e_Bj, where θ_j ∈ [−π, π) is read from bytes 4j..4j+3 of
+// SHA-256(domain ‖ word) as a big-endian fraction of a full turn. The word is
+// used exactly as given; callers normalise (Tokenize lower-cases).
+func WordRotor(word string) algebra.MV {
+	h := sha256.Sum256([]byte(wordDomain + word))
+	r := algebra.One()
+	for j, plane := range algebra.EuclideanPlanes {
+		u := binary.BigEndian.Uint32(h[4*j : 4*j+4])
+		theta := float64(u)/(1<<32)*2*math.Pi - math.Pi
+		r = algebra.Mul(r, planeRotor(plane, theta))
+	}
+	return r
+}
+
+// planeRotor is algebra.PlaneRotor for the fixed, known-valid planes this
+// package uses; building it inline keeps the hot path free of error plumbing
+// that could never fire.
+func planeRotor(blade int, theta float64) algebra.MV {
+	var m algebra.MV
+	m[0], m[blade] = math.Cos(theta), math.Sin(theta)
+	return m
+}
+
+// positionRotor twists token k: cos θ_k + sin θ_k·e_B with θ_k = (k+1)·√3/10
+// and B the (k mod 6)-th Euclidean plane.
+func positionRotor(k int) algebra.MV {
+	return planeRotor(algebra.EuclideanPlanes[k%6], float64(k+1)*positionStep)
+}
+
+// EncodePrompt is the holonomy encoding of a token sequence: the ordered
+// product of p_k·w_k·~p_k over tokens k, where w_k is the token's WordRotor
+// and p_k its position rotor. Order matters ("a b" and "b a" differ). The
+// empty sequence encodes to the identity rotor. Nothing is normalised.
+func EncodePrompt(tokens []string) algebra.MV {
+	f := algebra.One()
+	for k, tok := range tokens {
+		p := positionRotor(k)
+		f = algebra.Mul(f, algebra.Sandwich(p, WordRotor(tok)))
+	}
+	return f
+}
+
+// TermRotor embeds a knowledge term (one or more words) the way a prompt of
+// its tokens is embedded, so "focal point" and the prompt "focal point" agree.
+func TermRotor(term string) algebra.MV { return EncodePrompt(Tokenize(term)) }
+
+// Tokenize splits text into lower-cased word tokens: maximal runs of Unicode
+// letters, digits, marks and underscores (the original's \w+). An apostrophe
+// inside a word joins it ("doesn't" is one token), so contractions survive for
+// the parser to read.
+func Tokenize(text string) []string {
+	var out []string
+	var cur strings.Builder
+	runes := []rune(text)
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, strings.ToLower(cur.String()))
+			cur.Reset()
+		}
+	}
+	for i, r := range runes {
+		switch {
+		case isWordRune(r):
+			cur.WriteRune(r)
+		case isApostrophe(r) && cur.Len() > 0 && i+1 < len(runes) && isWordRune(runes[i+1]):
+			cur.WriteRune('\'')
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
