@@ -1,0 +1,159 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"formation/internal/cli"
+	"formation/internal/testutil"
+)
+
+// run executes `formation args...` in process and returns exit code and output.
+func run(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }}
+	code := cli.Main(cli.NewApp(io), append([]string{"formation"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestCanonCommand(t *testing.T) {
+	code, out, _ := run(t, `{"b":1,"a":"λ<>"}`, "canon")
+	if code != 0 || out != `{"a":"λ<>","b":1}` {
+		t.Fatalf("canon: %d %q", code, out)
+	}
+	code, out, _ = run(t, `{"a":1}`, "canon", "--sha256")
+	if code != 0 || out != "015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862\n" {
+		t.Fatalf("canon --sha256: %d %q", code, out)
+	}
+	for _, bad := range []string{`{"a":1.5}`, `{"a":1,"a":2}`, "\"\xff\"", `{} x`} {
+		code, out, errs := run(t, bad, "canon")
+		if code != 65 || out != "" || errs == "" {
+			t.Errorf("canon %q: exit %d out %q err %q", bad, code, out, errs)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	if code, _, _ := run(t, "", "verify"); code != 2 {
+		t.Fatalf("verify without files: exit %d", code)
+	}
+	if code, _, _ := run(t, "", "canon", "--no-such-flag"); code != 2 {
+		t.Fatalf("unknown flag: exit %d", code)
+	}
+}
+
+type verifyDoc struct {
+	SchemaVersion string `json:"schema_version"`
+	Files         []struct {
+		Path   string `json:"path"`
+		Kind   string `json:"kind"`
+		Valid  bool   `json:"valid"`
+		Reason string `json:"reason"`
+	} `json:"files"`
+}
+
+func originalFiles(t *testing.T, reports bool) []string {
+	root := testutil.Conformance(t, "original")
+	var files []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		if strings.HasSuffix(p, ".mastery_report.json") == reports {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files
+}
+
+func TestVerifyOriginalReports(t *testing.T) {
+	files := originalFiles(t, true)
+	if len(files) != 126 {
+		t.Fatalf("found %d reports, want 126 (the hidden .mastery_report.json included)", len(files))
+	}
+	code, out, _ := run(t, "", append([]string{"--json", "verify"}, files...)...)
+	if code != 77 {
+		t.Fatalf("exit %d, want 77", code)
+	}
+	var doc verifyDoc
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		t.Fatalf("--json output is not exactly one document: %v", err)
+	}
+	invalid := map[string]string{}
+	for _, f := range doc.Files {
+		if f.Kind != "report" {
+			t.Errorf("%s: kind %s", f.Path, f.Kind)
+		}
+		if !f.Valid {
+			invalid[filepath.ToSlash(strings.TrimPrefix(f.Path, testutil.Conformance(t, "original")+string(filepath.Separator)))] = f.Reason
+		}
+	}
+	want := map[string]string{
+		"packs/data/en_numerics_v1/en_numerics_v1.mastery_report.json": "no seal field",
+		"packs/data/en_units_v1/.mastery_report.json":                  "seal mismatch",
+	}
+	if len(invalid) != 2 || invalid["packs/data/en_numerics_v1/en_numerics_v1.mastery_report.json"] != want["packs/data/en_numerics_v1/en_numerics_v1.mastery_report.json"] ||
+		invalid["packs/data/en_units_v1/.mastery_report.json"] != want["packs/data/en_units_v1/.mastery_report.json"] {
+		t.Fatalf("invalid reports %v, want %v", invalid, want)
+	}
+}
+
+func TestVerifyOriginalPacks(t *testing.T) {
+	var packs []string
+	for _, f := range originalFiles(t, false) {
+		if !strings.HasSuffix(f, "_catalog.json") {
+			packs = append(packs, f)
+		}
+	}
+	code, out, _ := run(t, "", append([]string{"--json", "verify"}, packs...)...)
+	var doc verifyDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	valid, invalid := 0, []string{}
+	for _, f := range doc.Files {
+		if f.Kind != "pack" {
+			t.Errorf("%s: kind %s", f.Path, f.Kind)
+		}
+		if f.Valid {
+			valid++
+		} else {
+			invalid = append(invalid, filepath.Base(f.Path))
+		}
+	}
+	sort.Strings(invalid)
+	if code != 77 || valid != 124 || strings.Join(invalid, ",") != "engineering_ethics_v1.json,legal_ethics_v1.json,research_ethics_v1.json" {
+		t.Fatalf("exit %d, %d valid, invalid %v", code, valid, invalid)
+	}
+	// Only valid files: exit 0.
+	code, _, _ = run(t, "", "verify", testutil.Conformance(t, "original", "packs", "safety", "core_safety_axes_v1.json"))
+	if code != 0 {
+		t.Fatalf("valid pack: exit %d", code)
+	}
+	// Anything else is unknown and invalid.
+	code, out, _ = run(t, "", "--json", "verify", testutil.Conformance(t, "original", "packs", "register", "_catalog.json"))
+	if code != 77 || !strings.Contains(out, `"kind":"unknown"`) {
+		t.Fatalf("catalog: %d %s", code, out)
+	}
+}
+
+func TestAuditListEmptyStore(t *testing.T) {
+	code, out, _ := run(t, "", "--store", "file://"+t.TempDir(), "--json", "audit", "list")
+	if code != 0 || !strings.HasPrefix(out, `{"records":[]`) {
+		t.Fatalf("audit list: %d %q", code, out)
+	}
+	if code, _, _ := run(t, "", "--store", "file://"+t.TempDir(), "audit", "list", "--subject", "../x"); code != 2 {
+		t.Fatalf("bad subject: exit %d", code)
+	}
+}
