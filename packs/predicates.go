@@ -1,0 +1,150 @@
+package packs
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// The five boundaries of the v1 safety pack, which have default predicates.
+const (
+	BoundaryNoFabricatedSource    = "no_fabricated_source"
+	BoundaryNoHotPathRepair       = "no_hot_path_repair"
+	BoundaryNoIdentityOverride    = "no_identity_override"
+	BoundaryNoSilentCorrection    = "no_silent_correction"
+	BoundaryPreserveVersorClosure = "preserve_versor_closure"
+)
+
+// VersorHaltThreshold is the closure bound: a field state is closed while its
+// versor condition is strictly below it. It is a constant, not a setting, so
+// that no caller can loosen the invariant.
+const VersorHaltThreshold = 1e-6
+
+func defaultPredicate(id string) (Predicate, bool) {
+	switch id {
+	case BoundaryPreserveVersorClosure:
+		return preserveVersorClosure, true
+	case BoundaryNoFabricatedSource:
+		return noFabricatedSource, true
+	case BoundaryNoSilentCorrection:
+		return noSilentCorrection, true
+	case BoundaryNoIdentityOverride:
+		return noIdentityOverride, true
+	case BoundaryNoHotPathRepair:
+		return noHotPathRepair, true
+	}
+	return nil, false
+}
+
+func notChecked(reason string) SafetyCheckResult {
+	return SafetyCheckResult{Upheld: true, RuntimeCheckable: false, Reason: reason}
+}
+
+// preserveVersorClosure: closed iff versor_condition < 1e-6. NaN compares
+// false and so counts as a violation.
+func preserveVersorClosure(e SafetyContext) SafetyCheckResult {
+	if !e.HasFieldState {
+		return notChecked("no committed field state supplied")
+	}
+	vc := fmt.Sprintf("%.6e", e.VersorCondition)
+	limit := fmt.Sprintf("%.6e", VersorHaltThreshold)
+	r := SafetyCheckResult{
+		Upheld:           e.VersorCondition < VersorHaltThreshold,
+		RuntimeCheckable: true,
+		Evidence:         []Evidence{{"versor_condition", vc}, {"threshold", limit}},
+	}
+	if r.Upheld {
+		r.Reason = "versor condition " + vc + " is below " + limit
+	} else {
+		r.Reason = "versor condition " + vc + " is not below " + limit + ": the field state left versor closure"
+	}
+	return r
+}
+
+// noFabricatedSource: every cited source digest must be on the allowlist.
+func noFabricatedSource(e SafetyContext) SafetyCheckResult {
+	if !e.HasAllowlist {
+		return notChecked("no source allowlist supplied")
+	}
+	cited := sortedUnique(e.CitedSourceSHAs)
+	counts := []Evidence{
+		{"cited_count", strconv.Itoa(len(cited))},
+		{"allowed_count", strconv.Itoa(len(sortedUnique(e.AllowedSourceSHAs)))},
+	}
+	if len(cited) == 0 {
+		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "no sources cited", Evidence: counts}
+	}
+	allowed := make(map[string]bool, len(e.AllowedSourceSHAs))
+	for _, sha := range e.AllowedSourceSHAs {
+		allowed[sha] = true
+	}
+	evidence := counts
+	fabricated := 0
+	for _, sha := range cited {
+		if !allowed[sha] {
+			evidence = append(evidence, Evidence{"fabricated_source_sha", sha})
+			fabricated++
+		}
+	}
+	if fabricated == 0 {
+		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "every cited source is on the allowlist", Evidence: evidence}
+	}
+	return SafetyCheckResult{
+		Upheld:           false,
+		RuntimeCheckable: true,
+		Reason:           fmt.Sprintf("%d cited source(s) not on the allowlist", fabricated),
+		Evidence:         evidence,
+	}
+}
+
+// noSilentCorrection: the last failure must have surfaced as a typed refusal.
+func noSilentCorrection(e SafetyContext) SafetyCheckResult {
+	if !e.HasRefusalEvidence {
+		return notChecked("no refusal evidence supplied")
+	}
+	evidence := []Evidence{{"last_refusal_was_typed", strconv.FormatBool(e.LastRefusalWasTyped)}}
+	if e.LastRefusalWasTyped {
+		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "the last refusal was typed", Evidence: evidence}
+	}
+	return SafetyCheckResult{
+		Upheld:           false,
+		RuntimeCheckable: true,
+		Reason:           "a failure was replaced by an untyped fallback",
+		Evidence:         evidence,
+	}
+}
+
+// noIdentityOverride: the manifold hash must not change across the turn.
+func noIdentityOverride(e SafetyContext) SafetyCheckResult {
+	if e.IdentityHashBefore == "" || e.IdentityHashAfter == "" {
+		return notChecked("identity manifold hash before or after the turn not supplied")
+	}
+	evidence := []Evidence{{"identity_hash_before", e.IdentityHashBefore}, {"identity_hash_after", e.IdentityHashAfter}}
+	if e.IdentityHashBefore == e.IdentityHashAfter {
+		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "identity manifold unchanged", Evidence: evidence}
+	}
+	return SafetyCheckResult{
+		Upheld:           false,
+		RuntimeCheckable: true,
+		Reason:           "identity manifold changed during the turn",
+		Evidence:         evidence,
+	}
+}
+
+// noHotPathRepair is a property of the code, not of a turn: whether any
+// operator normalises or replaces a drifted state is settled by review and
+// static checks. The predicate says so instead of claiming a check it cannot make.
+func noHotPathRepair(SafetyContext) SafetyCheckResult {
+	return notChecked("code-path boundary: enforced by review and static analysis, not observable in a turn")
+}
+
+// DefaultBoundaryIDs lists, sorted, the boundaries that have a default
+// predicate: the five boundaries of the v1 safety pack.
+func DefaultBoundaryIDs() []string {
+	ids := []string{
+		BoundaryNoFabricatedSource, BoundaryNoHotPathRepair, BoundaryNoIdentityOverride,
+		BoundaryNoSilentCorrection, BoundaryPreserveVersorClosure,
+	}
+	sort.Strings(ids)
+	return ids
+}
