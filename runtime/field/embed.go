@@ -3,11 +3,9 @@ package field
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"math"
-	"strings"
-	"unicode"
-
 	"formation/runtime/algebra"
+	"formation/runtime/text"
+	"math"
 )
 
 // wordDomain separates word-rotor hashes from every other SHA-256 use, and
@@ -21,7 +19,7 @@ const positionStep = 0.17320508075688773
 // Euclidean planes, in the order of algebra.EuclideanPlanes, of
 // cos θ_j + sin θ_j·e_Bj, where θ_j ∈ [−π, π) is read from bytes 4j..4j+3 of
 // SHA-256(domain ‖ word) as a big-endian fraction of a full turn. The word is
-// used exactly as given; callers normalise (Tokenize lower-cases).
+// used exactly as given; callers normalise (text.Tokenize lower-cases).
 func WordRotor(word string) algebra.MV {
 	h := sha256.Sum256([]byte(wordDomain + word))
 	r := algebra.One()
@@ -63,38 +61,4 @@ func EncodePrompt(tokens []string) algebra.MV {
 
 // TermRotor embeds a knowledge term (one or more words) the way a prompt of
 // its tokens is embedded, so "focal point" and the prompt "focal point" agree.
-func TermRotor(term string) algebra.MV { return EncodePrompt(Tokenize(term)) }
-
-// Tokenize splits text into lower-cased word tokens: maximal runs of Unicode
-// letters, digits, marks and underscores (the original's \w+). An apostrophe
-// inside a word joins it ("doesn't" is one token), so contractions survive for
-// the parser to read.
-func Tokenize(text string) []string {
-	var out []string
-	var cur strings.Builder
-	runes := []rune(text)
-	flush := func() {
-		if cur.Len() > 0 {
-			out = append(out, strings.ToLower(cur.String()))
-			cur.Reset()
-		}
-	}
-	for i, r := range runes {
-		switch {
-		case isWordRune(r):
-			cur.WriteRune(r)
-		case isApostrophe(r) && cur.Len() > 0 && i+1 < len(runes) && isWordRune(runes[i+1]):
-			cur.WriteRune('\'')
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
-}
-
-func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+func TermRotor(term string) algebra.MV { return EncodePrompt(text.Tokenize(term)) }

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"testing"
 
 	"formation/runtime/algebra"
+	"formation/runtime/text"
 )
 
 // evenEuclidean lists the blades a product of Euclidean-plane rotors can
@@ -64,25 +64,6 @@ func TestPromptEncodingIsExactAndOrdered(t *testing.T) {
 	}
 	if TermRotor("Focal  Point") != EncodePrompt([]string{"focal", "point"}) {
 		t.Error("term rotor differs from the prompt of its tokens")
-	}
-}
-
-func TestTokenize(t *testing.T) {
-	cases := map[string][]string{
-		"What is Light?":             {"what", "is", "light"},
-		"  lens   has focal_point. ": {"lens", "has", "focal_point"},
-		"It doesn't cause heat":      {"it", "doesn't", "cause", "heat"},
-		"Λόγος reveals ἀλήθεια!":     {"λόγος", "reveals", "ἀλήθεια"},
-		"self-focus, 42 ways'":       {"self", "focus", "42", "ways"},
-		"":                           nil,
-		"?!.":                        nil,
-		"don’t":                      {"don't"},
-		"'quoted'":                   {"quoted"},
-	}
-	for in, want := range cases {
-		if got := Tokenize(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("Tokenize(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -198,7 +179,7 @@ func TestNonFiniteStateIsRefused(t *testing.T) {
 }
 
 func BenchmarkEncodePrompt(b *testing.B) {
-	toks := Tokenize("What does refraction cause in a glass prism?")
+	toks := text.Tokenize("What does refraction cause in a glass prism?")
 	for i := 0; i < b.N; i++ {
 		EncodePrompt(toks)
 	}

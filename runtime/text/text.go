@@ -1,0 +1,69 @@
+// Package text holds the runtime's word-level text rules: one tokenizer and
+// the normal forms of knowledge terms and relation names, shared by the
+// embedding, the knowledge store and the turn parser so that all three see
+// the same words.
+package text
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Tokenize splits text into lower-cased word tokens: maximal runs of Unicode
+// letters, digits, marks and underscores (the original's \w+). An apostrophe
+// between word characters stays inside the token ("doesn't" is one token,
+// "don’t" becomes "don't"), so contractions survive for the parser.
+func Tokenize(s string) []string {
+	var out []string
+	var cur strings.Builder
+	runes := []rune(s)
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, strings.ToLower(cur.String()))
+			cur.Reset()
+		}
+	}
+	for i, r := range runes {
+		switch {
+		case isWordRune(r):
+			cur.WriteRune(r)
+		case isApostrophe(r) && cur.Len() > 0 && i+1 < len(runes) && isWordRune(runes[i+1]):
+			cur.WriteRune('\'')
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// Term is the normal form of a knowledge term: its tokens joined by single
+// spaces ("  Focal   Point " → "focal point").
+func Term(s string) string { return strings.Join(Tokenize(s), " ") }
+
+// Relation is the normal form of a relation name: its tokens joined by
+// underscores ("is caused by" and "Is_Caused_By" → "is_caused_by").
+func Relation(s string) string { return strings.Join(RelationWords(s), "_") }
+
+// RelationWords are the words a relation name is written with in running
+// text: "belongs_to" is written "belongs to".
+func RelationWords(s string) []string {
+	var out []string
+	for _, tok := range Tokenize(s) {
+		for _, w := range strings.Split(tok, "_") {
+			if w != "" {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// Spaced writes a relation name as text: underscores become spaces.
+func Spaced(relation string) string { return strings.Join(RelationWords(relation), " ") }

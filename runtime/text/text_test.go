@@ -1,0 +1,43 @@
+package text
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestTokenize(t *testing.T) {
+	cases := map[string][]string{
+		"What is Light?":             {"what", "is", "light"},
+		"  lens   has focal_point. ": {"lens", "has", "focal_point"},
+		"It doesn't cause heat":      {"it", "doesn't", "cause", "heat"},
+		"Λόγος reveals ἀλήθεια!":     {"λόγος", "reveals", "ἀλήθεια"},
+		"self-focus, 42 ways'":       {"self", "focus", "42", "ways"},
+		"":                           nil,
+		"?!.":                        nil,
+		"don’t":                      {"don't"},
+		"'quoted'":                   {"quoted"},
+		"x²":                         {"x²"},
+	}
+	for in, want := range cases {
+		if got := Tokenize(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalForms(t *testing.T) {
+	if got := Term("  Focal   Point "); got != "focal point" {
+		t.Errorf("Term = %q", got)
+	}
+	for _, in := range []string{"is caused by", "Is_Caused_By", " is  caused_by "} {
+		if got := Relation(in); got != "is_caused_by" {
+			t.Errorf("Relation(%q) = %q", in, got)
+		}
+	}
+	if got := Spaced("belongs_to"); got != "belongs to" {
+		t.Errorf("Spaced = %q", got)
+	}
+	if Relation("") != "" || Term("...") != "" {
+		t.Error("empty input has a non-empty normal form")
+	}
+}
