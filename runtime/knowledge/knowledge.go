@@ -1,0 +1,240 @@
+package knowledge
+
+import (
+	"sort"
+
+	"formation/runtime/epistemic"
+	"formation/runtime/text"
+)
+
+// headRel indexes the out-edges of a head under one relation.
+type headRel struct{ head, relation string }
+
+// Knowledge is the read-only index. All methods are safe for concurrent use.
+// Slices it returns are the caller's; the citation lists inside records from
+// Out, From, Triples and Counters are shared with the index and must be
+// treated as read-only (Triple, Counter and Definitions hand out deep copies).
+type Knowledge struct {
+	definitions map[string][]Concept // term → definitions sorted by text
+	triples     []Triple             // sorted by key
+	tripleAt    map[Key]int
+	counters    []Triple // sorted by key
+	counterAt   map[Key]int
+	out         map[headRel][]int // triple indices, sorted by tail
+	byHead      map[string][]int  // triple indices with this head, in key order
+	terms       map[string]struct{}
+	relations   []string // sorted, distinct, from triples and counters
+	sources     []string // sorted distinct source SHAs of every citation
+	maxWords    int      // longest term, in words
+}
+
+// Stats counts what the index holds.
+type Stats struct {
+	Terms, Definitions, Triples, Counters, Relations, Sources int
+}
+
+// NewKnowledge builds the index from concepts, held triples and (optionally)
+// counter-claims. Inputs are normalised and merged as the package comment
+// says; the result does not depend on input order. Concepts and triples must
+// cite at least one source; counter-claims may cite none. Every citation needs
+// a 64-hex lowercase SourceSHA.
+func NewKnowledge(concepts []Concept, triples []Triple, counters ...Triple) (*Knowledge, error) {
+	k := &Knowledge{
+		definitions: map[string][]Concept{},
+		tripleAt:    map[Key]int{},
+		counterAt:   map[Key]int{},
+		out:         map[headRel][]int{},
+		byHead:      map[string][]int{},
+		terms:       map[string]struct{}{},
+	}
+	if err := k.addConcepts(concepts); err != nil {
+		return nil, err
+	}
+	var err error
+	if k.triples, err = mergeTriples(triples, true, "triple"); err != nil {
+		return nil, err
+	}
+	if k.counters, err = mergeTriples(counters, false, "counter"); err != nil {
+		return nil, err
+	}
+	k.index()
+	return k, nil
+}
+
+func (k *Knowledge) addConcepts(concepts []Concept) error {
+	type defKey struct{ term, def string }
+	merged := map[defKey]Concept{}
+	for i, c := range concepts {
+		term := text.Term(c.Term)
+		if term == "" {
+			return errorf(ReasonEmptyTerm, "concept %d has no term", i)
+		}
+		st, err := status(c.Status, "concept "+term)
+		if err != nil {
+			return err
+		}
+		if len(c.Sources) == 0 {
+			return errorf(ReasonNoSources, "concept %q cites no source", term)
+		}
+		if err := checkCitations(c.Sources, "concept "+term); err != nil {
+			return err
+		}
+		dk := defKey{term, c.Definition}
+		prev, seen := merged[dk]
+		if seen {
+			st = epistemic.MoreDoubtful(prev.Status, st)
+		}
+		merged[dk] = Concept{Term: term, Definition: c.Definition, Status: st,
+			Sources: mergeCitations(prev.Sources, c.Sources)}
+	}
+	for _, c := range merged {
+		k.definitions[c.Term] = append(k.definitions[c.Term], c)
+		k.terms[c.Term] = struct{}{}
+	}
+	for term, defs := range k.definitions {
+		sort.Slice(defs, func(a, b int) bool { return defs[a].Definition < defs[b].Definition })
+		k.definitions[term] = defs
+	}
+	return nil
+}
+
+// mergeTriples normalises, validates and merges records of the same key, and
+// returns them sorted by key.
+func mergeTriples(in []Triple, needSources bool, what string) ([]Triple, error) {
+	merged := map[Key]Triple{}
+	for i, t := range in {
+		n := Triple{Head: text.Term(t.Head), Relation: text.Relation(t.Relation), Tail: text.Term(t.Tail)}
+		if n.Head == "" || n.Tail == "" {
+			return nil, errorf(ReasonEmptyTerm, "%s %d %s has an empty head or tail", what, i, n.Key())
+		}
+		if n.Relation == "" {
+			return nil, errorf(ReasonEmptyRelation, "%s %d %s has no relation", what, i, n.Key())
+		}
+		st, err := status(t.Status, what+" "+n.Key().String())
+		if err != nil {
+			return nil, err
+		}
+		if needSources && len(t.Sources) == 0 {
+			return nil, errorf(ReasonNoSources, "%s %s cites no source", what, n.Key())
+		}
+		if err := checkCitations(t.Sources, what+" "+n.Key().String()); err != nil {
+			return nil, err
+		}
+		if prev, seen := merged[n.Key()]; seen {
+			st = epistemic.MoreDoubtful(prev.Status, st)
+			n.Sources = prev.Sources
+		}
+		n.Sources = mergeCitations(n.Sources, t.Sources)
+		n.Status = st
+		merged[n.Key()] = n
+	}
+	out := make([]Triple, 0, len(merged))
+	for _, t := range merged {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Key().less(out[b].Key()) })
+	return out, nil
+}
+
+// index builds the lookup maps and marks triples that are also counter-claims
+// Contested on both sides.
+func (k *Knowledge) index() {
+	rels := map[string]struct{}{}
+	srcs := map[string]struct{}{}
+	for i, c := range k.counters {
+		k.counterAt[c.Key()] = i
+		k.addTerm(c.Head, c.Tail, rels, c.Relation)
+		addSources(srcs, c.Sources)
+	}
+	for i, t := range k.triples {
+		if ci, bad := k.counterAt[t.Key()]; bad {
+			k.triples[i].Status = epistemic.MoreDoubtful(t.Status, epistemic.Contested)
+			k.counters[ci].Status = epistemic.MoreDoubtful(k.counters[ci].Status, epistemic.Contested)
+		}
+		k.tripleAt[t.Key()] = i
+		hr := headRel{t.Head, t.Relation}
+		k.out[hr] = append(k.out[hr], i) // key order sorts tails within (head, relation)
+		k.byHead[t.Head] = append(k.byHead[t.Head], i)
+		k.addTerm(t.Head, t.Tail, rels, t.Relation)
+		addSources(srcs, t.Sources)
+	}
+	for _, defs := range k.definitions {
+		for _, d := range defs {
+			addSources(srcs, d.Sources)
+		}
+	}
+	for term := range k.terms {
+		if n := len(text.Tokenize(term)); n > k.maxWords {
+			k.maxWords = n
+		}
+	}
+	k.relations = sortedKeys(rels)
+	k.sources = sortedKeys(srcs)
+}
+
+func (k *Knowledge) addTerm(head, tail string, rels map[string]struct{}, rel string) {
+	k.terms[head] = struct{}{}
+	k.terms[tail] = struct{}{}
+	rels[rel] = struct{}{}
+}
+
+func addSources(set map[string]struct{}, cs []Citation) {
+	for _, c := range cs {
+		set[c.SourceSHA] = struct{}{}
+	}
+}
+
+func sortedKeys(m map[string]struct{}) []string {
+	out := make([]string, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func status(s epistemic.Status, what string) (epistemic.Status, error) {
+	st, err := epistemic.Parse(string(s))
+	if err != nil {
+		return "", errorf(ReasonInvalidStatus, "%s: %v", what, err)
+	}
+	return st, nil
+}
+
+func checkCitations(cs []Citation, what string) error {
+	for _, c := range cs {
+		if !isSHA256Hex(c.SourceSHA) {
+			return errorf(ReasonInvalidSource, "%s cites source_sha %q, not 64 lowercase hex", what, c.SourceSHA)
+		}
+		if c.Start < 0 || c.End < c.Start {
+			return errorf(ReasonInvalidSource, "%s cites the byte range [%d, %d)", what, c.Start, c.End)
+		}
+	}
+	return nil
+}
+
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeCitations unites two citation lists, sorted and without duplicates.
+func mergeCitations(a, b []Citation) []Citation {
+	all := make([]Citation, 0, len(a)+len(b))
+	all = append(append(all, a...), b...)
+	sort.Slice(all, func(i, j int) bool { return all[i].less(all[j]) })
+	out := all[:0]
+	for i, c := range all {
+		if i == 0 || c != out[len(out)-1] {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package knowledge
+
+import (
+	"sort"
+
+	"formation/runtime/text"
+)
+
+// HasTerm reports whether a term (in any spelling that normalises to it) is a
+// concept, a head or tail of a triple, or a term of a counter-claim.
+func (k *Knowledge) HasTerm(term string) bool {
+	_, ok := k.terms[text.Term(term)]
+	return ok
+}
+
+// HasRelation reports whether a relation name occurs in a triple or counter.
+func (k *Knowledge) HasRelation(relation string) bool {
+	r := text.Relation(relation)
+	i := sort.SearchStrings(k.relations, r)
+	return i < len(k.relations) && k.relations[i] == r
+}
+
+// Relations lists the relation names of the knowledge, sorted.
+func (k *Knowledge) Relations() []string { return append([]string(nil), k.relations...) }
+
+// MaxTermWords is the number of words in the longest known term.
+func (k *Knowledge) MaxTermWords() int { return k.maxWords }
+
+// Definitions returns the definitions of a term, sorted by text (nil if none).
+func (k *Knowledge) Definitions(term string) []Concept {
+	defs := k.definitions[text.Term(term)]
+	out := make([]Concept, len(defs))
+	for i, d := range defs {
+		out[i] = d
+		out[i].Sources = append([]Citation(nil), d.Sources...)
+	}
+	return out
+}
+
+// Triple returns the held triple with key kk (given in normal form).
+func (k *Knowledge) Triple(kk Key) (Triple, bool) {
+	i, ok := k.tripleAt[kk]
+	if !ok {
+		return Triple{}, false
+	}
+	return k.triples[i].WithStatus(k.triples[i].Status), true
+}
+
+// Counter returns the counter-claim with key kk (given in normal form).
+func (k *Knowledge) Counter(kk Key) (Triple, bool) {
+	i, ok := k.counterAt[kk]
+	if !ok {
+		return Triple{}, false
+	}
+	return k.counters[i].WithStatus(k.counters[i].Status), true
+}
+
+// Out lists the held triples (head, relation, *) sorted by tail; head and
+// relation are given in normal form.
+func (k *Knowledge) Out(head, relation string) []Triple {
+	idx := k.out[headRel{head, relation}]
+	out := make([]Triple, len(idx))
+	for i, j := range idx {
+		out[i] = k.triples[j]
+	}
+	return out
+}
+
+// From lists every held triple whose head is term, in key order.
+func (k *Knowledge) From(term string) []Triple {
+	idx := k.byHead[text.Term(term)]
+	out := make([]Triple, len(idx))
+	for i, j := range idx {
+		out[i] = k.triples[j]
+	}
+	return out
+}
+
+// Triples lists every held triple in key order.
+func (k *Knowledge) Triples() []Triple { return append([]Triple(nil), k.triples...) }
+
+// Counters lists every counter-claim in key order.
+func (k *Knowledge) Counters() []Triple { return append([]Triple(nil), k.counters...) }
+
+// SourceSHAs lists the distinct source digests cited anywhere in the
+// knowledge, sorted: the sources an answer drawn from it may cite.
+func (k *Knowledge) SourceSHAs() []string { return append([]string(nil), k.sources...) }
+
+// Stats counts the index.
+func (k *Knowledge) Stats() Stats {
+	defs := 0
+	for _, d := range k.definitions {
+		defs += len(d)
+	}
+	return Stats{Terms: len(k.terms), Definitions: defs, Triples: len(k.triples),
+		Counters: len(k.counters), Relations: len(k.relations), Sources: len(k.sources)}
+}
