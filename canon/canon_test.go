@@ -1,6 +1,8 @@
 package canon_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math/big"
 	"testing"
@@ -155,4 +157,9 @@ func TestUnmarshalStrict(t *testing.T) {
 			t.Errorf("Unmarshal(%s) = %v, want schema error", bad, err)
 		}
 	}
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -1,8 +1,6 @@
 package canon
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"math/big"
 	"reflect"
@@ -39,20 +37,34 @@ func AppendMarshal(dst []byte, v any) ([]byte, error) {
 }
 
 // SHA256Hex is the lowercase hex SHA-256 of Marshal(v): the identity of v.
+// It streams the canonical bytes through the hash in chunks instead of
+// building them whole, which matters for multi-megabyte artifacts.
 func SHA256Hex(v any) (string, error) {
-	b, err := Marshal(v)
-	if err != nil {
+	pipe := newHashPipe()
+	e := encoder{buf: make([]byte, 0, flushAt+4096), pipe: pipe}
+	if err := e.encode(v); err != nil {
+		pipe.abort()
 		return "", err
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return pipe.finish(e.buf), nil
 }
+
+// flushAt is the chunk size at which a streaming encoder hands its bytes on.
+const flushAt = 64 << 10
 
 // encoder writes one value. Struct field plans are memoised per call rather
 // than in a package-level cache so that the package holds no mutable state.
+// With a sink, the buffer is flushed to it whenever it passes flushAt.
 type encoder struct {
 	buf   []byte
 	plans map[reflect.Type]*structPlan
+	pipe  *hashPipe
+}
+
+func (e *encoder) maybeFlush() {
+	if e.pipe != nil && len(e.buf) >= flushAt {
+		e.buf = e.pipe.handOff(e.buf)
+	}
 }
 
 func (e *encoder) encode(v any) error {
@@ -224,6 +236,13 @@ var escapeTable = func() (t [256]bool) {
 const hexDigits = "0123456789abcdef"
 
 func (e *encoder) str(s string) error {
+	e.maybeFlush()
+	if plainASCII(s) {
+		e.buf = append(e.buf, '"')
+		e.buf = append(e.buf, s...)
+		e.buf = append(e.buf, '"')
+		return nil
+	}
 	if !utf8.ValidString(s) {
 		return encodeErr(KindInvalidUTF8, "", "string is not valid UTF-8")
 	}
@@ -258,4 +277,33 @@ func (e *encoder) str(s string) error {
 	e.buf = append(e.buf, s[start:]...)
 	e.buf = append(e.buf, '"')
 	return nil
+}
+
+// plainASCII reports whether s is ASCII with nothing to escape, eight bytes
+// at a time: most artifact strings (digests, terms, spans) are, and for them
+// the byte-by-byte escape loop is the encoder's main cost.
+func plainASCII(s string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		control := (x - 0x2020202020202020) & ^x
+		q := x ^ 0x2222222222222222
+		quote := (q - ones) & ^q
+		b := x ^ 0x5c5c5c5c5c5c5c5c
+		backslash := (b - ones) & ^b
+		if (x|control|quote|backslash)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || escapeTable[c] {
+			return false
+		}
+	}
+	return true
 }

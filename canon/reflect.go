@@ -83,20 +83,14 @@ func (e *encoder) reflectValue(v reflect.Value) error {
 		e.buf = append(e.buf, "null"...)
 		return nil
 	}
-	switch v.Type() {
-	case numberType:
-		return e.number(Number(v.String()))
-	case floatType:
-		return encodeErr(KindFloat, "", "float values are forbidden in hashed payloads; encode numbers as strings or integers")
-	case bigIntType:
-		b := v.Interface().(big.Int)
-		e.buf = b.Append(e.buf, 10)
-		return nil
-	case objectType:
-		return e.object(v.Interface().(*Object))
-	}
 	switch v.Kind() {
 	case reflect.String:
+		switch v.Type() {
+		case numberType:
+			return e.number(Number(v.String()))
+		case floatType:
+			return encodeErr(KindFloat, "", "float values are forbidden in hashed payloads; encode numbers as strings or integers")
+		}
 		return e.str(v.String())
 	case reflect.Bool:
 		e.bool(v.Bool())
@@ -110,6 +104,9 @@ func (e *encoder) reflectValue(v reflect.Value) error {
 	case reflect.Float32, reflect.Float64:
 		return encodeErr(KindFloat, "", "float values are forbidden in hashed payloads; encode numbers as strings or integers")
 	case reflect.Pointer, reflect.Interface:
+		if v.Type() == objectType {
+			return e.object(v.Interface().(*Object))
+		}
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
@@ -122,6 +119,11 @@ func (e *encoder) reflectValue(v reflect.Value) error {
 	case reflect.Map:
 		return e.mapValue(v)
 	case reflect.Struct:
+		if v.Type() == bigIntType {
+			b := v.Interface().(big.Int)
+			e.buf = b.Append(e.buf, 10)
+			return nil
+		}
 		return e.structValue(v)
 	}
 	return encodeErr(KindUnsupportedType, "", "cannot encode a value of type "+v.Type().String())
