@@ -85,8 +85,8 @@ func Parse(text string) (artifact.Triple, bool) {
 			continue
 		}
 		rel := relations[p]
-		head := stripArticles(TrimSpace(s[:at]))
-		tail := stripArticles(TrimSpace(s[at+len(rel):]))
+		head := StripArticles(TrimSpace(s[:at]))
+		tail := StripArticles(TrimSpace(s[at+len(rel):]))
 		if head != "" && tail != "" {
 			return artifact.Triple{Head: head, Relation: rel, Tail: tail}, true
 		}
@@ -185,9 +185,10 @@ func wordEnd(s string, i int) int {
 	return i
 }
 
-// stripArticles drops one leading and one trailing article token from a
-// trimmed, single-spaced phrase; a lone article leaves nothing.
-func stripArticles(s string) string {
+// StripArticles drops one leading and one trailing article token ("a",
+// "an", "the") from a trimmed, single-spaced, lower-case phrase, as Parse
+// does for heads and tails; a lone article leaves nothing.
+func StripArticles(s string) string {
 	if s == "" {
 		return s
 	}

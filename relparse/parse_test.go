@@ -190,8 +190,8 @@ func TestStripArticles(t *testing.T) {
 		{"an a an", "a"},
 	}
 	for _, c := range cases {
-		if got := stripArticles(c.in); got != c.want {
-			t.Errorf("stripArticles(%q) = %q, want %q", c.in, got, c.want)
+		if got := StripArticles(c.in); got != c.want {
+			t.Errorf("StripArticles(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
