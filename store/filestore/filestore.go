@@ -1,0 +1,390 @@
+// Package filestore is the local-folder backend of the object store.
+//
+// Layout under the root folder:
+//
+//	objects/sha256/ab/abcd…  immutable objects, read-only files named by digest
+//	refs/<name>              ref values in the envelope of store/internal/core
+//	locks/ab/<sha256(name)>  one flock(2) lock file per ref, never removed
+//	tmp/                     files being written; never visible as objects
+//
+// Every write goes to a temp file in tmp/, is fsynced, then renamed into place
+// and the folder fsynced, so a reader (or a process that survives a crash)
+// sees either the old state or the complete new file. Ref updates hold the
+// ref's flock while they compare the current version and rename, so
+// compare-and-swap holds across goroutines and processes; the lock dies with
+// its process, so a killed writer never leaves a ref locked.
+package filestore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"formation/store/internal/core"
+)
+
+const (
+	dirPerm    = 0o755
+	objectPerm = 0o444
+	refPerm    = 0o644
+	tmpPrefix  = "w-"
+)
+
+// Store is a content-addressed store in a local folder. It is safe for
+// concurrent use by several goroutines and several processes.
+type Store struct {
+	root string // absolute, cleaned
+}
+
+// Open opens (creating if needed) a store rooted at dir.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, core.Errorf("open", dir, core.ErrInvalid, "empty folder name")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, core.E("open", dir, core.ErrInvalid, err)
+	}
+	s := &Store{root: abs}
+	for _, sub := range []string{core.ObjectsDir, core.RefsDir, "locks", "tmp"} {
+		if err := os.MkdirAll(s.path(sub), dirPerm); err != nil {
+			return nil, fsErr("open", abs, err)
+		}
+	}
+	return s, nil
+}
+
+// Dir returns the store's absolute root folder.
+func (s *Store) Dir() string { return s.root }
+
+// String returns the store's URL, file:///abs/dir.
+func (s *Store) String() string { return "file://" + filepath.ToSlash(s.root) }
+
+// path maps a slash-separated key (already validated) below the root.
+func (s *Store) path(key string) string {
+	return filepath.Join(s.root, filepath.FromSlash(key))
+}
+
+func (s *Store) objectPath(digest string) string { return s.path(core.ObjectKey(digest)) }
+
+func (s *Store) refPath(name string) string { return s.path(core.RefKey(name)) }
+
+// lockPath names a ref's lock file by the hash of the ref name, so lock files
+// never collide with each other whatever the names look like.
+func (s *Store) lockPath(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	h := hex.EncodeToString(sum[:])
+	return filepath.Join(s.root, "locks", h[:2], h)
+}
+
+// Put stores data under its SHA-256 and returns the digest.
+func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", core.E("put", "", nil, err)
+	}
+	digest := core.DigestOf(data)
+	if ok, err := s.verifyIfPresent(digest); err != nil {
+		return "", err
+	} else if ok {
+		return digest, nil
+	}
+	tmp, err := s.writeTemp(objectPerm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return "", writeErr("put", digest, err)
+	}
+	if err := s.publishObject(tmp, digest); err != nil {
+		return "", err
+	}
+	return digest, nil
+}
+
+// PutReader streams r into the store and returns its digest and size. The
+// object becomes visible only once complete.
+func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, error) {
+	h := sha256.New()
+	var size int64
+	tmp, err := s.writeTemp(objectPerm, func(w io.Writer) error {
+		n, err := io.Copy(io.MultiWriter(w, h), ctxReader{ctx, r})
+		size = n
+		return err
+	})
+	var src *sourceError
+	if errors.As(err, &src) {
+		return "", 0, core.E("putreader", "", nil, src)
+	}
+	if err != nil {
+		return "", 0, writeErr("putreader", "", err)
+	}
+	digest := hex.EncodeToString(h.Sum(nil))
+	ok, err := s.verifyIfPresent(digest)
+	if ok || err != nil {
+		_ = os.Remove(tmp)
+	}
+	if err == nil && !ok {
+		err = s.publishObject(tmp, digest)
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	return digest, size, nil
+}
+
+// verifyIfPresent reports whether the object already exists intact; an
+// existing object whose bytes do not match its name is ErrCorrupt (kept as
+// evidence, never overwritten).
+func (s *Store) verifyIfPresent(digest string) (bool, error) {
+	if _, err := os.Lstat(s.objectPath(digest)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, fsErr("put", digest, err)
+	}
+	if err := s.verify(digest); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// verify re-hashes a stored object without holding it in memory.
+func (s *Store) verify(digest string) error {
+	f, err := os.Open(s.objectPath(digest))
+	if err != nil {
+		return fsErr("verify", digest, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fsErr("verify", digest, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
+		return core.Errorf("verify", digest, core.ErrCorrupt, "content hashes to "+got)
+	}
+	return nil
+}
+
+// publishObject renames a finished temp file to the object's name.
+func (s *Store) publishObject(tmp, digest string) error {
+	final := s.objectPath(digest)
+	if err := s.ensureDir(filepath.Dir(final)); err != nil {
+		_ = os.Remove(tmp)
+		return writeErr("put", digest, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		_ = os.Remove(tmp)
+		return writeErr("put", digest, err)
+	}
+	if err := syncDir(filepath.Dir(final)); err != nil {
+		return writeErr("put", digest, err)
+	}
+	return nil
+}
+
+// writeTemp creates a temp file in tmp/, lets fill write it, fsyncs it and
+// sets its mode. It returns the temp file's path; on error nothing is left.
+func (s *Store) writeTemp(perm fs.FileMode, fill func(io.Writer) error) (path string, err error) {
+	f, err := os.CreateTemp(s.path("tmp"), tmpPrefix+"*")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if err = fill(f); err != nil {
+		return "", err
+	}
+	if err = f.Sync(); err != nil {
+		return "", err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return "", err
+	}
+	if err = f.Close(); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// ensureDir creates dir (one level below an existing folder) and, when it
+// was created, fsyncs the parent so the new entry survives a crash.
+func (s *Store) ensureDir(dir string) error {
+	err := os.Mkdir(dir, dirPerm)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(dir))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Get returns the object's bytes after re-hashing them.
+func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
+	if err := core.CheckDigest("get", digest); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, core.E("get", digest, nil, err)
+	}
+	data, err := os.ReadFile(s.objectPath(digest))
+	if err != nil {
+		return nil, fsErr("get", digest, err)
+	}
+	if got := core.DigestOf(data); got != digest {
+		return nil, core.Errorf("get", digest, core.ErrCorrupt, "content hashes to "+got)
+	}
+	return data, nil
+}
+
+// Has reports whether an object is stored (without re-hashing it).
+func (s *Store) Has(ctx context.Context, digest string) (bool, error) {
+	if err := core.CheckDigest("has", digest); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, core.E("has", digest, nil, err)
+	}
+	fi, err := os.Lstat(s.objectPath(digest))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fsErr("has", digest, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return false, core.Errorf("has", digest, core.ErrCorrupt, "object is not a regular file")
+	}
+	return true, nil
+}
+
+// ListObjects lists the digests of all stored objects, sorted. Files that do
+// not follow the layout (strays, temp files) are ignored.
+func (s *Store) ListObjects(ctx context.Context) ([]string, error) {
+	top := s.path(core.ObjectsDir)
+	fans, err := os.ReadDir(top)
+	if err != nil {
+		return nil, fsErr("listobjects", "", err)
+	}
+	var out []string
+	for _, fan := range fans {
+		if err := ctx.Err(); err != nil {
+			return nil, core.E("listobjects", "", nil, err)
+		}
+		if !fan.IsDir() || len(fan.Name()) != 2 {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join(top, fan.Name()))
+		if err != nil {
+			return nil, fsErr("listobjects", "", err)
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if e.Type().IsRegular() && core.ValidDigest(n) && n[:2] == fan.Name() {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// RemoveTemp deletes temp files last modified before cutoff (left behind by
+// killed writers) and returns how many it removed. Pass a cutoff older than
+// any write that may still be running.
+func (s *Store) RemoveTemp(ctx context.Context, cutoff time.Time) (int, error) {
+	entries, err := os.ReadDir(s.path("tmp"))
+	if err != nil {
+		return 0, fsErr("removetemp", "", err)
+	}
+	removed := 0
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return removed, core.E("removetemp", "", nil, err)
+		}
+		info, err := e.Info()
+		if err != nil || !strings.HasPrefix(e.Name(), tmpPrefix) || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.path("tmp"), e.Name())); err == nil {
+			removed++
+		}
+	}
+	return removed, nil
+}
+
+// fsErr classifies a filesystem error: a missing file is ErrNotFound; any
+// other failure of the folder (permissions, full disk, I/O) makes the store
+// unavailable, which callers may retry.
+func fsErr(op, key string, err error) error {
+	var se *core.Error
+	switch {
+	case errors.As(err, &se):
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return core.E(op, key, nil, err)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return core.E(op, key, core.ErrNotFound, err)
+	}
+	return core.E(op, key, core.ErrUnavailable, err)
+}
+
+// writeErr classifies a failure while writing: whatever the cause (even a
+// vanished folder), the store cannot take writes right now.
+func writeErr(op, key string, err error) error {
+	var se *core.Error
+	switch {
+	case errors.As(err, &se):
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return core.E(op, key, nil, err)
+	}
+	return core.E(op, key, core.ErrUnavailable, err)
+}
+
+// ctxReader stops a copy when the context ends and marks the caller's read
+// errors, which say nothing about the store's health.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &sourceError{err}
+	}
+	return n, err
+}
+
+// sourceError is a failure of the reader handed to PutReader.
+type sourceError struct{ err error }
+
+func (e *sourceError) Error() string { return fmt.Sprintf("reading source: %v", e.err) }
+func (e *sourceError) Unwrap() error { return e.err }
