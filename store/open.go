@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	"formation/store/filestore"
+	"formation/store/internal/core"
+	"formation/store/s3store"
+)
+
+// DefaultURL is the store used when none is named: a folder in the working
+// directory.
+const DefaultURL = "file://./.formation"
+
+// Open opens the store named by rawURL:
+//
+//	file://DIR or DIR      a local folder (created if missing)
+//	s3://bucket[/prefix]   an S3 bucket
+//	""                     DefaultURL
+//
+// For S3 the endpoint comes from FORMATION_S3_ENDPOINT (host:port, or an
+// http:// or https:// URL; AWS_ENDPOINT_URL_S3 and AWS_ENDPOINT_URL are
+// fallbacks; default s3.amazonaws.com), credentials from AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (else the AWS credentials file
+// or the instance role), the region from AWS_REGION or AWS_DEFAULT_REGION.
+// A host:port endpoint uses https unless FORMATION_S3_INSECURE=1.
+func Open(ctx context.Context, rawURL string) (Store, error) {
+	return openEnv(ctx, rawURL, os.Getenv)
+}
+
+func openEnv(ctx context.Context, rawURL string, getenv func(string) string) (Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, core.E("open", "", nil, err)
+	}
+	if rawURL == "" {
+		rawURL = DefaultURL
+	}
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return filestore.Open(rawURL)
+	}
+	switch scheme {
+	case "file":
+		return filestore.Open(rest)
+	case "s3":
+		cfg, err := s3Config(rest, getenv)
+		if err != nil {
+			return nil, core.E("open", "s3://"+rest, core.ErrInvalid, err)
+		}
+		return s3store.New(cfg)
+	}
+	return nil, core.Errorf("open", scheme+"://", core.ErrInvalid, "unsupported scheme (want file:// or s3://)")
+}
+
+// s3Config builds the backend configuration from bucket/prefix and the
+// environment.
+func s3Config(bucketPrefix string, getenv func(string) string) (s3store.Config, error) {
+	bucket, prefix, _ := strings.Cut(bucketPrefix, "/")
+	prefix = strings.TrimSuffix(prefix, "/")
+	if err := checkBucketPrefix(bucket, prefix); err != nil {
+		return s3store.Config{}, err
+	}
+	endpoint, secure, err := s3Endpoint(getenv)
+	if err != nil {
+		return s3store.Config{}, err
+	}
+	region := getenv("AWS_REGION")
+	if region == "" {
+		region = getenv("AWS_DEFAULT_REGION")
+	}
+	return s3store.Config{
+		Endpoint:     endpoint,
+		Secure:       secure,
+		AccessKey:    getenv("AWS_ACCESS_KEY_ID"),
+		SecretKey:    getenv("AWS_SECRET_ACCESS_KEY"),
+		SessionToken: getenv("AWS_SESSION_TOKEN"),
+		Region:       region,
+		Bucket:       bucket,
+		Prefix:       prefix,
+	}, nil
+}
+
+func checkBucketPrefix(bucket, prefix string) error {
+	if bucket == "" {
+		return errors.New("missing bucket name")
+	}
+	for i := 0; i < len(bucket); i++ {
+		c := bucket[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return fmt.Errorf("bucket name: character %q not allowed", c)
+		}
+	}
+	if prefix == "" {
+		return nil
+	}
+	for _, seg := range strings.Split(prefix, "/") {
+		if err := core.ValidSubjectID(seg); err != nil {
+			return fmt.Errorf("prefix segment %q: must be [A-Za-z0-9._-]+, not starting with '.'", seg)
+		}
+	}
+	return nil
+}
+
+// s3Endpoint returns host[:port] and whether to use https.
+func s3Endpoint(getenv func(string) string) (string, bool, error) {
+	raw := firstSet(getenv, "FORMATION_S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL")
+	insecure := false
+	if v := getenv("FORMATION_S3_INSECURE"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return "", false, fmt.Errorf("FORMATION_S3_INSECURE=%q: want 1 or 0", v)
+		}
+		insecure = b
+	}
+	if raw == "" {
+		return "s3.amazonaws.com", !insecure, nil
+	}
+	if !strings.Contains(raw, "://") {
+		return raw, !insecure, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		// The parse error quotes the URL, which might hold a password.
+		return "", false, errors.New("S3 endpoint is not a valid URL")
+	}
+	if u.Host == "" || (u.Path != "" && u.Path != "/") || u.User != nil || u.RawQuery != "" {
+		return "", false, errors.New("S3 endpoint: want scheme://host[:port] and nothing else")
+	}
+	switch u.Scheme {
+	case "http":
+		return u.Host, false, nil
+	case "https":
+		return u.Host, true, nil
+	}
+	return "", false, fmt.Errorf("S3 endpoint: unsupported scheme %q", u.Scheme)
+}
+
+func firstSet(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,131 @@
+package store
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"formation/store/filestore"
+	"formation/store/s3store"
+)
+
+func envOf(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestOpenFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, u := range []string{dir, "file://" + dir, "file://" + dir + "/"} {
+		s, err := openEnv(t.Context(), u, envOf(nil))
+		if err != nil {
+			t.Fatalf("Open(%q): %v", u, err)
+		}
+		fs, ok := s.(*filestore.Store)
+		if !ok || fs.Dir() != dir || s.String() != "file://"+filepath.ToSlash(dir) {
+			t.Fatalf("Open(%q) = %T %v", u, s, s)
+		}
+	}
+}
+
+func TestOpenDefaultIsLocalFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	s, err := openEnv(t.Context(), "", envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(filepath.Join(dir, ".formation"))
+	got, _ := filepath.EvalSymlinks(s.(*filestore.Store).Dir())
+	if got != want {
+		t.Fatalf("default store at %q, want %q", got, want)
+	}
+}
+
+func TestOpenS3(t *testing.T) {
+	cases := []struct {
+		url, endpoint string
+		env           map[string]string
+		host          string
+		secure        bool
+		str           string
+	}{
+		{url: "s3://bkt/some/prefix/", env: map[string]string{"FORMATION_S3_ENDPOINT": "127.0.0.1:9000", "FORMATION_S3_INSECURE": "1"},
+			host: "127.0.0.1:9000", secure: false, str: "s3://bkt/some/prefix"},
+		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "https://s3.example.org"},
+			host: "s3.example.org", secure: true, str: "s3://bkt"},
+		{url: "s3://bkt/p", env: map[string]string{"FORMATION_S3_ENDPOINT": "http://minio:9000/"},
+			host: "minio:9000", secure: false, str: "s3://bkt/p"},
+		{url: "s3://bkt/p", env: map[string]string{"AWS_ENDPOINT_URL": "http://fallback:1"},
+			host: "fallback:1", secure: false, str: "s3://bkt/p"},
+		{url: "s3://bkt/p", env: map[string]string{},
+			host: "s3.amazonaws.com", secure: true, str: "s3://bkt/p"},
+	}
+	for _, c := range cases {
+		env := envOf(c.env)
+		cfg, err := s3Config(strings.TrimPrefix(c.url, "s3://"), env)
+		if err != nil {
+			t.Fatalf("%s: %v", c.url, err)
+		}
+		if cfg.Endpoint != c.host || cfg.Secure != c.secure {
+			t.Fatalf("%s %v: endpoint %q secure %v, want %q %v", c.url, c.env, cfg.Endpoint, cfg.Secure, c.host, c.secure)
+		}
+		s, err := openEnv(t.Context(), c.url, env)
+		if err != nil {
+			t.Fatalf("Open(%q): %v", c.url, err)
+		}
+		if _, ok := s.(*s3store.Store); !ok || s.String() != c.str {
+			t.Fatalf("Open(%q) = %T %q, want %q", c.url, s, s.String(), c.str)
+		}
+	}
+}
+
+func TestOpenS3Credentials(t *testing.T) {
+	env := envOf(map[string]string{
+		"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "s3cr3t-value", "AWS_SESSION_TOKEN": "tok",
+		"AWS_DEFAULT_REGION": "eu-west-1",
+	})
+	cfg, err := s3Config("bkt/p", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.AccessKey != "AKIDEXAMPLE" || cfg.SecretKey != "s3cr3t-value" || cfg.SessionToken != "tok" || cfg.Region != "eu-west-1" {
+		t.Fatalf("credentials not taken from the environment: %+v", cfg.Region)
+	}
+	s, err := openEnv(t.Context(), "s3://bkt/p", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(s.String(), "s3cr3t") || strings.Contains(s.String(), "AKID") {
+		t.Fatalf("String() leaks credentials: %q", s.String())
+	}
+}
+
+func TestOpenRejects(t *testing.T) {
+	bad := []struct {
+		url string
+		env map[string]string
+	}{
+		{url: "gs://bucket"},
+		{url: "s3://"},
+		{url: "s3:///prefix"},
+		{url: "s3://Bucket_Upper/p"},
+		{url: "s3://bkt/../escape"},
+		{url: "s3://bkt/a//b"},
+		{url: "s3://bkt/.hidden"},
+		{url: "file://"},
+		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "ftp://host"}},
+		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "http://user:pw@host"}},
+		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "http://host/path"}},
+		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_INSECURE": "maybe"}},
+	}
+	for _, c := range bad {
+		_, err := openEnv(t.Context(), c.url, envOf(c.env))
+		if !errors.Is(err, ErrInvalid) || ExitCode(err) != 65 {
+			t.Errorf("Open(%q, %v) = %v, want ErrInvalid", c.url, c.env, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "pw") {
+			t.Errorf("error leaks a password: %v", err)
+		}
+	}
+}
