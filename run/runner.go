@@ -1,0 +1,89 @@
+// Package run is the Run stage: it compiles a course into a typed plan
+// (run/compile), drives every step through the real runtime in a fresh
+// session over the course's knowledge (the shim), runs the whole plan twice,
+// and records what it observed. It never repairs a field state: a step whose
+// committed state breaks versor closure halts the run.
+package run
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"formation/artifact"
+)
+
+// HaltThreshold is the closure bound: a committed state at or above it halts.
+const HaltThreshold = 1.0e-6
+
+// Observation is what one step produced.
+type Observation struct {
+	TraceHash       string
+	VersorCondition float64
+	Accepted        bool
+	HasProvenance   bool
+	Event           any // the runtime's TurnEvent for the step, kept in the run record
+}
+
+// StepFunc drives one plan step through the runtime.
+type StepFunc func(ctx context.Context, index int, step artifact.PlanStep) (Observation, error)
+
+// HaltError is returned by a StepFunc whose runtime refused to commit a state
+// (a closure violation surfaced as a typed error); the runner records it as
+// a halt at that step, exactly like a measured violation.
+type HaltError struct {
+	Reason string
+}
+
+func (e *HaltError) Error() string { return e.Reason }
+
+// Pass is one pass over a plan: the results and the events of each step.
+type Pass struct {
+	Output artifact.RunOutput
+	Events []any
+}
+
+// RunPlan drives the steps in order. The halting step is not recorded, as in
+// the original; unlike the original, NaN halts too (a NaN condition is not
+// closure).
+func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (Pass, error) {
+	p := Pass{Output: artifact.RunOutput{Results: []artifact.StepResult{}, HaltStepIndex: -1}, Events: []any{}}
+	for i, s := range plan.Steps {
+		if err := ctx.Err(); err != nil {
+			return p, err
+		}
+		obs, err := step(ctx, i, s)
+		if he, ok := err.(*HaltError); ok {
+			p.Output.Halted, p.Output.HaltStepIndex, p.Output.HaltReason = true, i, he.Reason
+			return p, nil
+		}
+		if err != nil {
+			return p, fmt.Errorf("run: step %d (%s): %w", i, s.StepType, err)
+		}
+		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= HaltThreshold {
+			p.Output.Halted, p.Output.HaltStepIndex = true, i
+			p.Output.HaltReason = "versor_condition " + ConditionRepr(obs.VersorCondition) + " >= 1e-06"
+			return p, nil
+		}
+		p.Output.Results = append(p.Output.Results, artifact.StepResult{
+			StepType: s.StepType, Payload: s.Payload, TraceHash: obs.TraceHash,
+			VersorConditionRepr: ConditionRepr(obs.VersorCondition),
+			Accepted:            obs.Accepted, HasProvenance: obs.HasProvenance,
+		})
+		p.Events = append(p.Events, obs.Event)
+	}
+	return p, nil
+}
+
+// ConditionRepr renders a versor condition without a float: "0.0e+00" for
+// zero (either sign), "nan" for NaN, otherwise C's %.3e.
+func ConditionRepr(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case v == 0:
+		return "0.0e+00"
+	}
+	return strconv.FormatFloat(v, 'e', 3, 64)
+}
