@@ -109,7 +109,10 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 			res.Explain.Changed = append(res.Explain.Changed, "cached output missing")
 		} else {
 			res.CacheHit, res.Output = true, ex.Output
-			return res, e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), ex.Output)
+			if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), ex.Output); err != nil {
+				return res, err
+			}
+			return res, e.noteRun(ctx, res)
 		}
 	}
 	out, err := core(ctx)
@@ -128,7 +131,42 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err := e.Cache.Record(ctx, spec.Subject, ing, digest); err != nil {
 		return res, err
 	}
-	return res, e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), digest)
+	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), digest); err != nil {
+		return res, err
+	}
+	return res, e.noteRun(ctx, res)
+}
+
+// LastRun is what status shows of a stage's latest execution.
+type LastRun struct {
+	Output   string   `json:"output"`
+	CacheHit bool     `json:"cache_hit"`
+	Changed  []string `json:"changed"`
+	Audit    int      `json:"audit_records"`
+}
+
+func runRef(subject, stageName string) string { return "cache/runs/" + subject + "/" + stageName }
+
+// noteRun keeps the outcome of the latest execution for `formation status`.
+func (e *Env) noteRun(ctx context.Context, res Result) error {
+	body, err := artifact.Encode(LastRun{Output: res.Output, CacheHit: res.CacheHit, Changed: res.Explain.Changed, Audit: res.Audit})
+	if err != nil {
+		return err
+	}
+	return e.MoveRef(ctx, runRef(res.Subject, res.Stage), string(body))
+}
+
+// ReadLastRun returns the latest execution of a subject's stage, if any.
+func (e *Env) ReadLastRun(ctx context.Context, subject, stageName string) (LastRun, bool, error) {
+	body, _, err := e.Store.GetRef(ctx, runRef(subject, stageName))
+	if errors.Is(err, store.ErrNotFound) {
+		return LastRun{}, false, nil
+	}
+	if err != nil {
+		return LastRun{}, false, err
+	}
+	lr, err := artifact.Decode[LastRun](body)
+	return lr, err == nil, err
 }
 
 func (e *Env) ingredients(spec Spec) (stagecache.Ingredients, error) {
