@@ -19,6 +19,7 @@ func commands(io IO) []*cli.Command {
 		canonCommand(io),
 		verifyCommand(io),
 		auditCommand(io),
+		statusCommand(io),
 	}
 }
 

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/urfave/cli/v2"
+
+	"formation/artifact"
+	"formation/audit"
+	"formation/internal/exitcode"
+	"formation/stage"
+	"formation/store"
+)
+
+// StageNames are the per-subject stages, in pipeline order.
+var stageNames = []string{"mine", "smelt", "forge", "compose", "run", "ratify"}
+
+func statusCommand(io IO) *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show a subject's latest output, cache outcome and audit counts per stage, and its ratification verdict",
+		ArgsUsage: "SUBJECT",
+		Action:    func(c *cli.Context) error { return runStatus(c, io) },
+	}
+}
+
+// StageStatus is one row of `formation status`.
+type StageStatus struct {
+	Stage    string         `json:"stage"`
+	Output   string         `json:"output"`
+	Ran      bool           `json:"ran"`
+	CacheHit bool           `json:"cache_hit"`
+	Changed  []string       `json:"changed"`
+	Audit    map[string]int `json:"audit"`
+}
+
+// StatusOutput is the --json document of `formation status`.
+type StatusOutput struct {
+	SchemaVersion  string        `json:"schema_version"`
+	Subject        string        `json:"subject"`
+	Stages         []StageStatus `json:"stages"`
+	Report         string        `json:"report"`
+	Ratified       bool          `json:"ratified"`
+	FailureReasons []string      `json:"failure_reasons"`
+}
+
+func runStatus(c *cli.Context, io IO) error {
+	if err := requireArgs(c, 1, "SUBJECT"); err != nil {
+		return err
+	}
+	subject := c.Args().First()
+	if err := store.ValidSubjectID(subject); err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	env := stage.NewEnv(s, auditWriter(s, io))
+	out := StatusOutput{SchemaVersion: artifact.SchemaVersion, Subject: subject, Stages: []StageStatus{}, FailureReasons: []string{}}
+	recs, err := audit.List(c.Context, s, audit.Filter{Subject: subject})
+	if err != nil {
+		return err
+	}
+	for _, name := range stageNames {
+		row := StageStatus{Stage: name, Changed: []string{}, Audit: map[string]int{}}
+		for _, r := range recs {
+			if r.Stage == name {
+				row.Audit[r.Kind]++
+			}
+		}
+		lr, ok, err := env.ReadLastRun(c.Context, subject, name)
+		if err != nil {
+			return err
+		}
+		if ok {
+			row.Ran, row.Output, row.CacheHit, row.Changed = true, lr.Output, lr.CacheHit, lr.Changed
+		}
+		out.Stages = append(out.Stages, row)
+	}
+	if err := readVerdict(c, env, subject, &out); err != nil {
+		return err
+	}
+	if wantJSON(c) {
+		return writeJSON(io.Stdout, out)
+	}
+	printStatus(io, out)
+	return nil
+}
+
+func readVerdict(c *cli.Context, env *stage.Env, subject string, out *StatusOutput) error {
+	digest, err := env.ResolveRef(c.Context, subject, "ratify")
+	if exitcode.Of(err) == exitcode.NotFound {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	raw, err := env.Store.Get(c.Context, digest)
+	if err != nil {
+		if errors.Is(err, store.ErrCorrupt) {
+			return exitcode.With(exitcode.Rejected, err)
+		}
+		return err
+	}
+	rep, err := artifact.Decode[artifact.MasteryReport](raw)
+	if err != nil {
+		return exitcode.With(exitcode.Rejected, err)
+	}
+	out.Report, out.Ratified, out.FailureReasons = digest, rep.Ratified, rep.FailureReasons
+	return nil
+}
+
+func printStatus(io IO, out StatusOutput) {
+	fmt.Fprintf(io.Stdout, "subject %s\n", out.Subject)
+	for _, r := range out.Stages {
+		state := "not run"
+		if r.Ran {
+			state = "miss"
+			if r.CacheHit {
+				state = "cache hit"
+			}
+		}
+		kinds := make([]string, 0, len(r.Audit))
+		for k := range r.Audit {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		counts := ""
+		for _, k := range kinds {
+			counts += fmt.Sprintf(" %s=%d", k, r.Audit[k])
+		}
+		fmt.Fprintf(io.Stdout, "  %-8s %-10s %s%s\n", r.Stage, state, short(r.Output), counts)
+	}
+	switch {
+	case out.Report == "":
+		fmt.Fprintln(io.Stdout, "  verdict: not ratified yet")
+	case out.Ratified:
+		fmt.Fprintf(io.Stdout, "  verdict: RATIFIED (report %s)\n", out.Report)
+	default:
+		fmt.Fprintf(io.Stdout, "  verdict: NOT ratified (report %s): %v\n", out.Report, out.FailureReasons)
+	}
+}
+
+func short(d string) string {
+	if len(d) > 12 {
+		return d[:12]
+	}
+	return d
+}
