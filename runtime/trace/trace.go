@@ -1,0 +1,82 @@
+// Package trace makes a turn replayable and auditable: the trace hash that
+// pins what a turn produced, and the TurnEvent log.
+//
+// ComputeTraceHash is the SHA-256 of the canonical JSON (formation/canon:
+// sorted keys, tight separators, raw UTF-8, no floats) of a Payload. The
+// versor condition enters as a fixed-format string (FormatCondition), never
+// as a float, so the hash does not depend on float printing. refusal_reason
+// is folded only when non-empty, so a turn that did not refuse hashes the same
+// whether or not refusals exist; epistemic_status is always a key ("" when the
+// turn rested on no claim).
+package trace
+
+import (
+	"fmt"
+
+	"formation/canon"
+)
+
+// FormatCondition is the one textual form of a versor condition: "0.0e+00"
+// for exactly zero, otherwise printf %.3e ("1.000e-07"), the run stage's
+// versor_condition_repr.
+func FormatCondition(v float64) string {
+	if v == 0 {
+		return "0.0e+00"
+	}
+	return fmt.Sprintf("%.3e", v)
+}
+
+// Cite is the part of a citation a trace pins: which source, which span.
+type Cite struct {
+	SourceSHA string `json:"source_sha"`
+	Span      string `json:"span"`
+	TextSHA   string `json:"text_sha,omitempty"`
+	Start     int    `json:"start,omitempty"`
+	End       int    `json:"end,omitempty"`
+}
+
+// Edge is one knowledge edge the turn's answer rests on.
+type Edge struct {
+	Head     string `json:"head"`
+	Relation string `json:"relation"`
+	Tail     string `json:"tail"`
+}
+
+// Payload is everything a turn's hash covers.
+type Payload struct {
+	InputText           string   `json:"input_text"`
+	FilteredTokens      []string `json:"filtered_tokens"`
+	Surface             string   `json:"surface"`
+	WalkSurface         string   `json:"walk_surface"`
+	ArticulationSurface string   `json:"articulation_surface"`
+	DialogueRole        string   `json:"dialogue_role"`
+	VersorCondition     string   `json:"versor_condition"`
+	VaultHits           int      `json:"vault_hits"`
+	IntentTag           string   `json:"intent_tag"`
+	ReviewHash          string   `json:"review_hash"`
+	ClaimID             string   `json:"claim_id"`
+	EpistemicStatus     string   `json:"epistemic_status"`
+	OperatorInvocation  string   `json:"operator_invocation"`
+	Citations           []Cite   `json:"citations"`
+	Graph               []Edge   `json:"graph"`
+	RefusalReason       string   `json:"refusal_reason,omitempty"`
+}
+
+// ComputeTraceHash is the lowercase hex SHA-256 of the payload's canonical
+// JSON. Nil lists hash as empty lists, so absent and empty agree.
+func ComputeTraceHash(p Payload) (string, error) {
+	if p.FilteredTokens == nil {
+		p.FilteredTokens = []string{}
+	}
+	if p.Citations == nil {
+		p.Citations = []Cite{}
+	}
+	if p.Graph == nil {
+		p.Graph = []Edge{}
+	}
+	h, err := canon.SHA256Hex(p)
+	if err != nil {
+		return "", fmt.Errorf("trace: hash payload: %w", err)
+	}
+	return h, nil
+}
