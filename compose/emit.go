@@ -1,0 +1,215 @@
+package compose
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// maxKeyBytes bounds the written form of a mapping key. YAML readers only
+// accept an implicit key whose ':' comes within 1024 characters of its start;
+// a longer key would make the document unreadable, so it is refused instead.
+const maxKeyBytes = 1000
+
+// EmitYAML writes v in canonical YAML (reference §8.3 with the quoting fixes
+// of the package documentation): two-space indentation, map keys in sorted
+// order, one value per line, every line ending in "\n".
+//
+// Accepted values: map[string]any, []any, string, bool, int, int64 and nil
+// (written as null). Floats and every other type are refused with a *Error of
+// kind KindUnsupportedValue; invalid UTF-8 with KindInvalidUTF8.
+func EmitYAML(v any) ([]byte, error) {
+	e := emitter{buf: make([]byte, 0, 4096)}
+	if err := e.node(v, 0); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// emitter appends to buf. keys is a stack of sorted key lists shared by the
+// nested maps being written, so sorting a map's keys does not allocate.
+type emitter struct {
+	buf  []byte
+	keys []string
+}
+
+func (e *emitter) pad(n int) {
+	for i := 0; i < n; i++ {
+		e.buf = append(e.buf, ' ', ' ')
+	}
+}
+
+// node writes v as a block node whose lines start at indentation n.
+func (e *emitter) node(v any, n int) error {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			e.pad(n)
+			e.buf = append(e.buf, "{}\n"...)
+			return nil
+		}
+		return e.mapping(x, n)
+	case []any:
+		if len(x) == 0 {
+			e.pad(n)
+			e.buf = append(e.buf, "[]\n"...)
+			return nil
+		}
+		return e.list(x, n)
+	}
+	e.pad(n)
+	if err := e.scalar(v); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '\n')
+	return nil
+}
+
+// pushKeys puts m's keys, sorted, on the key stack and returns their range.
+func (e *emitter) pushKeys(m map[string]any) (start, end int) {
+	start = len(e.keys)
+	for k := range m {
+		e.keys = append(e.keys, k)
+	}
+	end = len(e.keys)
+	slices.Sort(e.keys[start:end])
+	return start, end
+}
+
+// mapping writes a non-empty map: each key at indentation n, a nested map one
+// level deeper, a nested list at the key's own level.
+func (e *emitter) mapping(m map[string]any, n int) error {
+	start, end := e.pushKeys(m)
+	defer func() { e.keys = e.keys[:start] }()
+	for i := start; i < end; i++ {
+		k := e.keys[i]
+		e.pad(n)
+		if err := e.key(k); err != nil {
+			return err
+		}
+		if err := e.value(m[k], n+1, n); err != nil {
+			return atKey(err, k)
+		}
+	}
+	return nil
+}
+
+// list writes a non-empty list with its dashes at indentation n.
+func (e *emitter) list(items []any, n int) error {
+	for i, item := range items {
+		if err := e.item(item, n); err != nil {
+			return atIndex(err, i)
+		}
+	}
+	return nil
+}
+
+func (e *emitter) item(item any, n int) error {
+	switch x := item.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			e.pad(n)
+			e.buf = append(e.buf, "- {}\n"...)
+			return nil
+		}
+		return e.itemMapping(x, n)
+	case []any:
+		e.pad(n)
+		if len(x) == 0 {
+			e.buf = append(e.buf, "- []\n"...)
+			return nil
+		}
+		e.buf = append(e.buf, "-\n"...)
+		return e.list(x, n+1)
+	}
+	e.pad(n)
+	e.buf = append(e.buf, "- "...)
+	if err := e.scalar(item); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '\n')
+	return nil
+}
+
+// itemMapping writes a map that is a list item: the first key shares the
+// dash line, the others follow one level deeper, and values nested under any
+// of them go two levels deeper than the dash.
+func (e *emitter) itemMapping(m map[string]any, n int) error {
+	start, end := e.pushKeys(m)
+	defer func() { e.keys = e.keys[:start] }()
+	for i := start; i < end; i++ {
+		k := e.keys[i]
+		if i == start {
+			e.pad(n)
+			e.buf = append(e.buf, "- "...)
+		} else {
+			e.pad(n + 1)
+		}
+		if err := e.key(k); err != nil {
+			return err
+		}
+		if err := e.value(m[k], n+2, n+2); err != nil {
+			return atKey(err, k)
+		}
+	}
+	return nil
+}
+
+// value writes ':' and the value of a key already on the line; a non-empty
+// map continues at mapIndent, a non-empty list at listIndent.
+func (e *emitter) value(v any, mapIndent, listIndent int) error {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			e.buf = append(e.buf, ": {}\n"...)
+			return nil
+		}
+		e.buf = append(e.buf, ":\n"...)
+		return e.mapping(x, mapIndent)
+	case []any:
+		if len(x) == 0 {
+			e.buf = append(e.buf, ": []\n"...)
+			return nil
+		}
+		e.buf = append(e.buf, ":\n"...)
+		return e.list(x, listIndent)
+	}
+	e.buf = append(e.buf, ": "...)
+	if err := e.scalar(v); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '\n')
+	return nil
+}
+
+func (e *emitter) key(k string) error {
+	before := len(e.buf)
+	if err := e.str(k); err != nil {
+		return atKey(err, k)
+	}
+	if len(e.buf)-before > maxKeyBytes {
+		return &Error{Kind: KindKeyTooLong, Msg: "a mapping key written in more than " +
+			strconv.Itoa(maxKeyBytes) + " bytes cannot be read back as a YAML key"}
+	}
+	return nil
+}
+
+func (e *emitter) scalar(v any) error {
+	switch x := v.(type) {
+	case string:
+		return e.str(x)
+	case bool:
+		e.buf = strconv.AppendBool(e.buf, x)
+	case int:
+		e.buf = strconv.AppendInt(e.buf, int64(x), 10)
+	case int64:
+		e.buf = strconv.AppendInt(e.buf, x, 10)
+	case nil:
+		e.buf = append(e.buf, "null"...)
+	case float32, float64:
+		return &Error{Kind: KindUnsupportedValue, Msg: "float values are forbidden in a course body"}
+	default:
+		return &Error{Kind: KindUnsupportedValue, Msg: fmt.Sprintf("cannot write a value of type %T", v)}
+	}
+	return nil
+}
