@@ -43,16 +43,17 @@ func isWordRune(r rune) bool {
 
 func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
 
-// Term is the normal form of a knowledge term: its tokens joined by single
-// spaces ("  Focal   Point " → "focal point").
-func Term(s string) string { return strings.Join(Tokenize(s), " ") }
+// Term is the normal form of a knowledge term: its words joined by single
+// spaces; underscores separate words ("  Focal_Point " → "focal point").
+func Term(s string) string { return strings.Join(RelationWords(s), " ") }
 
 // Relation is the normal form of a relation name: its tokens joined by
 // underscores ("is caused by" and "Is_Caused_By" → "is_caused_by").
 func Relation(s string) string { return strings.Join(RelationWords(s), "_") }
 
-// RelationWords are the words a relation name is written with in running
-// text: "belongs_to" is written "belongs to".
+// RelationWords are the words of s with underscores as separators: the words
+// a relation name is written with in running text ("belongs_to" is written
+// "belongs to").
 func RelationWords(s string) []string {
 	var out []string
 	for _, tok := range Tokenize(s) {

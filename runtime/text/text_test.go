@@ -26,7 +26,7 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestNormalForms(t *testing.T) {
-	if got := Term("  Focal   Point "); got != "focal point" {
+	if got := Term("  Focal_  Point "); got != "focal point" {
 		t.Errorf("Term = %q", got)
 	}
 	for _, in := range []string{"is caused by", "Is_Caused_By", " is  caused_by "} {

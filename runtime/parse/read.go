@@ -1,0 +1,149 @@
+package parse
+
+import (
+	"strings"
+
+	"formation/runtime/text"
+)
+
+var articles = map[string]bool{"a": true, "an": true, "the": true}
+
+// whWords open questions; one that matches no question form is Unknown rather
+// than being read as a statement.
+var whWords = map[string]bool{"what": true, "who": true, "which": true, "where": true, "when": true, "why": true, "how": true}
+
+// markers are dropped from the start, at most once (the original's list).
+var markers = [][]string{{"actually"}, {"no"}, {"indeed"}, {"really"}, {"in", "fact"}, {"rather"}, {"instead"}}
+
+var contractions = map[string][]string{
+	"can't": {"can", "not"}, "won't": {"will", "not"}, "what's": {"what", "is"}, "who's": {"who", "is"},
+	"it's": {"it", "is"}, "that's": {"that", "is"}, "let's": {"let", "us"},
+}
+
+// Parse reads one utterance.
+func (g *Grammar) Parse(input string) Utterance {
+	toks := expand(text.Tokenize(input))
+	u := Utterance{Intent: Empty, Tokens: toks}
+	if len(toks) == 0 {
+		return u
+	}
+	u.Question = strings.HasSuffix(strings.TrimSpace(input), "?")
+	body := dropMarker(toks)
+	if r, ok := g.question(body); ok {
+		r.Tokens, r.Question = toks, true
+		return r
+	}
+	if whWords[body[0]] {
+		u.Intent = Unknown
+		return u
+	}
+	if r, ok := g.statement(body); ok {
+		r.Tokens, r.Question = toks, u.Question
+		return r
+	}
+	u.Intent = Unknown
+	return u
+}
+
+// expand splits underscore-joined words and expands contractions.
+func expand(toks []string) []string {
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		switch c, ok := contractions[t]; {
+		case strings.Contains(t, "_"):
+			out = append(out, text.RelationWords(t)...)
+		case ok:
+			out = append(out, c...)
+		case strings.HasSuffix(t, "n't") && len(t) > 3:
+			out = append(out, strings.TrimSuffix(t, "n't"), "not")
+		case strings.HasSuffix(t, "'s") && len(t) > 2:
+			out = append(out, strings.TrimSuffix(t, "'s"))
+		default:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func dropMarker(toks []string) []string {
+	for _, m := range markers {
+		if len(toks) > len(m) && equal(toks[:len(m)], m) {
+			return toks[len(m):]
+		}
+	}
+	return toks
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func phrase(words []string) string {
+	for len(words) > 0 && articles[words[0]] {
+		words = words[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// question reads the definition and walk forms.
+func (g *Grammar) question(t []string) (Utterance, bool) {
+	switch {
+	case len(t) > 2 && t[0] == "what" && (t[1] == "does" || t[1] == "do" || t[1] == "did" || t[1] == "can" || t[1] == "will"):
+		if u, ok := g.walk(t[2:], g.forms); ok {
+			return u, true
+		}
+		if t[len(t)-1] == "mean" && len(t) > 3 {
+			return definition(t[2 : len(t)-1])
+		}
+	case len(t) > 2 && t[0] == "what" && (t[1] == "is" || t[1] == "are" || t[1] == "was"):
+		if u, ok := g.walk(t[2:], g.passive); ok {
+			return u, true
+		}
+		return definition(t[2:])
+	case len(t) > 2 && t[0] == "who" && (t[1] == "is" || t[1] == "are"):
+		return definition(t[2:])
+	case len(t) > 3 && t[0] == "tell" && t[1] == "me" && t[2] == "about":
+		return definition(t[3:])
+	case len(t) > 1 && (t[0] == "define" || t[0] == "describe" || t[0] == "explain"):
+		return definition(t[1:])
+	case len(t) > 3 && (t[0] == "does" || t[0] == "do" || t[0] == "did"):
+		return g.statement(t[1:])
+	}
+	return Utterance{}, false
+}
+
+func definition(rest []string) (Utterance, bool) {
+	s := phrase(rest)
+	if s == "" {
+		return Utterance{}, false
+	}
+	return Utterance{Intent: Definition, Subject: s}, true
+}
+
+// walk reads "<subject> <relation>" with the relation as the longest known
+// suffix.
+func (g *Grammar) walk(rest []string, forms map[string][]form) (Utterance, bool) {
+	for k := min(g.maxLen, len(rest)-1); k >= 1; k-- {
+		fs := forms[strings.Join(rest[len(rest)-k:], " ")]
+		subject := phrase(rest[:len(rest)-k])
+		if len(fs) == 0 || subject == "" {
+			continue
+		}
+		best := fs[0]
+		for _, f := range fs[1:] {
+			if f.exact && !best.exact || f.exact == best.exact && f.relation < best.relation {
+				best = f
+			}
+		}
+		return Utterance{Intent: Walk, Subject: subject, Relation: best.relation}, true
+	}
+	return Utterance{}, false
+}
