@@ -11,6 +11,7 @@ package artifact
 
 import (
 	"fmt"
+	"strings"
 
 	"formation/canon"
 )
@@ -141,7 +142,9 @@ type SubjectSpec struct {
 }
 
 // OreEntry is one mined source. TextSHA (this design's extension) names the
-// extracted-text object when the raw bytes needed extraction.
+// extracted-text object when the raw bytes needed extraction. Model and
+// PromptSHA record, for an LLM-generated entry only, which model wrote it
+// and the SHA-256 of the prompt it answered.
 type OreEntry struct {
 	SourceSHA   string `json:"source_sha"`
 	URL         string `json:"url"`
@@ -150,6 +153,19 @@ type OreEntry struct {
 	ByteLength  int64  `json:"byte_length"`
 	Citation    string `json:"citation"`
 	TextSHA     string `json:"text_sha,omitempty"`
+	Model       string `json:"model,omitempty"`
+	PromptSHA   string `json:"prompt_sha,omitempty"`
+}
+
+// AdapterLLMPrefix starts the adapter name of every LLM-generated entry
+// ("llm_ideation/<model>") and so of every SourceRef cut from one; forge
+// treats such sources as tier llm whatever the allow-list says.
+const AdapterLLMPrefix = "llm_ideation/"
+
+// IsLLMAdapter reports whether an entry or SourceRef adapter names an LLM
+// source.
+func IsLLMAdapter(adapter string) bool {
+	return strings.HasPrefix(adapter, AdapterLLMPrefix) || adapter == "llm_ideation"
 }
 
 // OreBundle is the output of mine; source_bundle_sha is its digest.
