@@ -1,0 +1,217 @@
+package forge
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"formation/artifact"
+	"formation/relparse"
+)
+
+// normalTriple lower-cases head and tail with the parser's rules; the
+// relation is an identifier and stays as written.
+func normalTriple(t artifact.Triple) artifact.Triple {
+	return artifact.Triple{Head: relparse.Lower(t.Head), Relation: t.Relation, Tail: relparse.Lower(t.Tail)}
+}
+
+// wellTyped is R1. A triple is well typed when its relation is one of the
+// parser's vocabulary, written exactly as listed (compound relations in
+// their underscore form), and the sentence "<head> <relation> <tail>", with
+// head and tail lower-cased, parses back to exactly that triple. So heads
+// and tails must already be in the parser's normal form (trimmed, single
+// spaces, no edge articles, no leading marker, no trailing punctuation) and
+// must not contain a predicate the parser would pick first. It returns the
+// normalised triple, or the candidate's own triple and the reason.
+func wellTyped(c artifact.RelationCandidate) (artifact.Triple, string) {
+	raw := c.Triple()
+	switch {
+	case c.Head == "" || c.Relation == "" || c.Tail == "":
+		return raw, "head, relation and tail must all be non-empty"
+	case !relparse.IsRelation(c.Relation):
+		return raw, fmt.Sprintf("relation %q is not in the vocabulary", c.Relation)
+	}
+	want := normalTriple(raw)
+	got, ok := relparse.Parse(want.Head + " " + want.Relation + " " + want.Tail)
+	if !ok || got != want {
+		if !ok {
+			return raw, "the sentence does not parse"
+		}
+		return raw, fmt.Sprintf("the sentence parses as %s", tripleText(got))
+	}
+	return want, ""
+}
+
+func tripleText(t artifact.Triple) string {
+	return fmt.Sprintf("(%q, %q, %q)", t.Head, t.Relation, t.Tail)
+}
+
+func tripleKey(t artifact.Triple) string { return keyJSON(t.Head, t.Relation, t.Tail) }
+
+// tripleGroup is every copy of one claim in the batch.
+type tripleGroup struct {
+	key       artifact.Triple
+	wellTyped bool
+	why       string                       // R1's reason when not well typed
+	members   []artifact.RelationCandidate // sorted by full content
+}
+
+// groupTriples merges duplicates: well-typed candidates by their normalised
+// triple, the others by their triple as written. Groups come out sorted.
+func groupTriples(cs []artifact.RelationCandidate) []*tripleGroup {
+	type gk struct {
+		t  artifact.Triple
+		ok bool
+	}
+	index := make(map[gk]*tripleGroup, len(cs))
+	groups := make([]*tripleGroup, 0, len(cs))
+	for _, c := range cs {
+		t, why := wellTyped(c)
+		k := gk{t, why == ""}
+		g := index[k]
+		if g == nil {
+			g = &tripleGroup{key: t, wellTyped: why == "", why: why}
+			index[k] = g
+			groups = append(groups, g)
+		}
+		g.members = append(g.members, c)
+	}
+	for _, g := range groups {
+		if len(g.members) > 1 {
+			slices.SortFunc(g.members, compareCandidate)
+		}
+	}
+	slices.SortFunc(groups, func(a, b *tripleGroup) int {
+		return cmp.Or(compareTriple(a.key, b.key), compareBool(a.wellTyped, b.wellTyped))
+	})
+	return groups
+}
+
+func compareTriple(a, b artifact.Triple) int {
+	return cmp.Or(strings.Compare(a.Head, b.Head), strings.Compare(a.Relation, b.Relation), strings.Compare(a.Tail, b.Tail))
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// compareCandidate orders candidates by their full content.
+func compareCandidate(a, b artifact.RelationCandidate) int {
+	return cmp.Or(
+		compareTriple(a.Triple(), b.Triple()),
+		slices.CompareFunc(a.Sources, b.Sources, compareSource),
+		strings.Compare(string(a.State), string(b.State)),
+		strings.Compare(a.RejectionReason, b.RejectionReason),
+	)
+}
+
+// noteMerged records every copy of a group after the first (in full-content
+// order), naming the copy as written and the digests it cited.
+func (v *validation) noteMerged(kind, key string, copies []string, cited [][]artifact.SourceRef) {
+	for i := 1; i < len(copies); i++ {
+		v.findings = append(v.findings, Finding{Kind: kind, Key: key, ReasonCode: ReasonDuplicateMerged,
+			Detail: fmt.Sprintf("copy %s citing %s merged into one of %d copies; citations unioned", copies[i], digestList(cited[i]), len(copies))})
+	}
+}
+
+// digestList names the distinct digests of refs, escaping malformed ones.
+func digestList(refs []artifact.SourceRef) string {
+	ds := artifact.DistinctSHAs(refs)
+	for i, d := range ds {
+		if !isCleanSHA(d) {
+			ds[i] = escapeUntrusted(d)
+		}
+	}
+	return "[" + strings.Join(ds, " ") + "]"
+}
+
+// triples validates relations (kind relation: R1–R5) or counter-claims
+// (kind counter: the same rules without R4, since a counter-claim restates
+// no knowledge). It returns the validated candidates and, for relations, the
+// quarantined ones; every other outcome is a finding.
+func (v *validation) triples(kind string, cs []artifact.RelationCandidate) (ok, quarantined []artifact.RelationCandidate, err error) {
+	ok, quarantined = []artifact.RelationCandidate{}, []artifact.RelationCandidate{}
+	for _, g := range groupTriples(cs) {
+		key := tripleKey(g.key)
+		lists, copies := make([][]artifact.SourceRef, len(g.members)), make([]string, len(g.members))
+		for i, m := range g.members {
+			lists[i], copies[i] = m.Sources, tripleText(m.Triple())
+		}
+		v.noteMerged(kind, key, copies, lists)
+		cand := artifact.RelationCandidate{Head: g.key.Head, Relation: g.key.Relation, Tail: g.key.Tail, Sources: unionSources(lists...)}
+		fail, res, err := v.judgeTriple(kind, g, cand.Sources)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case fail == nil:
+			cand.State = artifact.StateValidated
+			ok = append(ok, cand)
+			v.noteUnchecked(kind, key, res)
+		default:
+			v.note(kind, key, fail, res.allChecked)
+			// A relation equal to known knowledge is dropped, not
+			// quarantined: nothing about it is suspect. Counter-claims
+			// are reported through findings only.
+			if kind == KindRelation && fail.code != ReasonDuplicateExisting {
+				cand.State, cand.RejectionReason = artifact.StateQuarantined, fail.reason()
+				quarantined = append(quarantined, cand)
+			}
+		}
+	}
+	slices.SortFunc(quarantined, compareCandidate)
+	return ok, quarantined, nil
+}
+
+// judgeTriple applies the rules in order; the first failure decides.
+func (v *validation) judgeTriple(kind string, g *tripleGroup, refs []artifact.SourceRef) (*rejection, sourceResult, error) {
+	var none sourceResult
+	if !g.wellTyped {
+		return &rejection{code: ReasonMalformed, detail: "R1: " + g.why}, none, nil
+	}
+	if term, hit := v.screen.match(g.key.Head, g.key.Tail); hit {
+		return &rejection{code: ReasonIdentityCollision, detail: fmt.Sprintf("R2: head or tail is the identity term %q", term)}, none, nil
+	}
+	res, err := v.sources.check(refs, true)
+	if err != nil || res.fail != nil {
+		return res.fail, res, err
+	}
+	if kind == KindRelation && v.existing[g.key] {
+		return &rejection{code: ReasonDuplicateExisting, detail: "R4: the triple is already known (pack or reviewed knowledge); dropped"}, res, nil
+	}
+	if !corroborated(refs, v.allow) {
+		return &rejection{code: ReasonInsufficient, detail: insufficientDetail(refs, v.allow)}, res, nil
+	}
+	return nil, res, nil
+}
+
+// insufficientDetail says which tiers the citations had.
+func insufficientDetail(refs []artifact.SourceRef, allow Allowlist) string {
+	tiers := map[string]map[string]bool{}
+	for _, r := range refs {
+		t := allow.TierOf(r.SourceSHA)
+		if tiers[t] == nil {
+			tiers[t] = map[string]bool{}
+		}
+		tiers[t][r.SourceSHA] = true
+	}
+	return fmt.Sprintf("R5: needs one primary source or two distinct secondary sources (llm sources never count); has %d primary, %d secondary, %d llm",
+		len(tiers[artifact.TierPrimary]), len(tiers[artifact.TierSecondary]), len(tiers[artifact.TierLLM]))
+}
+
+// noteUnchecked records an accepted candidate whose curated citations had no
+// range to check.
+func (v *validation) noteUnchecked(kind, key string, res sourceResult) {
+	if len(res.unchecked) == 0 {
+		return
+	}
+	v.findings = append(v.findings, Finding{Kind: kind, Key: key, ReasonCode: ReasonSpanNotByteChecked,
+		Detail: "accepted; span not byte-checked for curated source(s) " + strings.Join(res.unchecked, ", ")})
+}
