@@ -1,0 +1,33 @@
+// Package ratify is the pure core of the ratify stage: it measures gates G1–G6
+// on the two runs of a course's plan and returns the self-sealed
+// MasteryReport. It reads nothing and writes nothing; the command around it
+// loads the inputs from the store, and the orchestrator (package pipeline)
+// supplies the G2 results by re-running every mastered course through the
+// current runtime.
+//
+// The gates follow the original system (reference §11.1: names, order, ratio
+// strings, threshold "1.0") with these corrections:
+//
+//   - A halted run never ratifies: the halt is an input and fails G1 with the
+//     halt reason. G1 also fails when a run does not replay the plan step for
+//     step, or records a versor condition outside closure.
+//   - An empty plan never ratifies (G1 fails with empty_plan).
+//   - G2 passes when every previously mastered course, re-run now, still
+//     passes its behavioural gates; it reports deferred:no_prior_courses only
+//     while the mastered-courses index is empty, and fails naming every
+//     regressed course otherwise.
+//   - G3–G6 consider both runs: a gate passes only when it passes on each.
+//     The measurement is that of the worse run (the first run on a tie), so
+//     two identical runs measure exactly as the original's single run did.
+//   - A gate with something declared to measure never passes vacuously: probes
+//     declared (adversarial plan steps or counter-claims) but none run fails
+//     G3; concepts, relations or legitimate steps declared but none run fails
+//     G4; relations that were not walked, or walks of triples outside the
+//     validated set, fail G6.
+//   - The inputs are cross-checked: the plan names the course and its digest,
+//     plan_sha256 is the plan's own digest, and validated_set_sha is the digest
+//     of the set given. A mismatch is an *Error, never a report.
+//
+// issued_at is an input (from --issued-at or the subject file), never the
+// clock, so equal inputs give byte-identical reports.
+package ratify

@@ -1,0 +1,264 @@
+package ratify
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"formation/artifact"
+	"formation/canon"
+)
+
+// Failure reason codes (the part of a failure reason before the first "; ").
+// Codes with a suffix carry it after a colon, e.g. replay_trace_mismatch:2.
+const (
+	CodeEmptyPlan           = "empty_plan"
+	CodeRunHalted           = "run_halted"
+	CodeReplayLength        = "replay_length_mismatch"
+	CodeRunIncomplete       = "run_incomplete"
+	CodeRunPlanMismatch     = "run_plan_mismatch"
+	CodeClosureViolated     = "versor_closure_violated"
+	CodeReplayTrace         = "replay_trace_mismatch"
+	CodeAdversarialAccepted = "adversarial_probe_accepted"
+	CodeNoAdversarialSteps  = "no_adversarial_steps"
+	CodeLegitimateRejected  = "legitimate_step_rejected"
+	CodeNoLegitimateSteps   = "no_legitimate_steps"
+	CodeProvenanceMissing   = "provenance_missing"
+	CodeNoStepsMeasured     = "no_steps_measured"
+	CodeUnwalkedRelations   = "unwalked_relations"
+	CodeWalkOutsideSet      = "walk_outside_validated_set"
+	CodeNoWalkSteps         = "no_walk_steps"
+	CodePriorRegressed      = "prior_course_regressed"
+)
+
+// runNames name the two runs in measurements and reasons.
+var runNames = [2]string{"first", "second"}
+
+// verdict is one gate's outcome before it becomes a GateMeasurement.
+type verdict struct {
+	name        string
+	passed      bool
+	measurement string
+	code        string // failure code; empty when passed
+}
+
+func pass(name, measurement string) verdict {
+	return verdict{name: name, passed: true, measurement: measurement}
+}
+
+func fail(name, measurement, code string) verdict {
+	return verdict{name: name, measurement: measurement, code: code}
+}
+
+// reason is the failure_reasons entry of a failed gate: its code, then the
+// gate, its measurement and its threshold.
+func (v verdict) reason() string {
+	return fmt.Sprintf("%s; gate=%s; measurement=%s; threshold=%s", v.code, v.name, v.measurement, Threshold)
+}
+
+// measure computes the gates in report order (G1, G3, G4, G5, G6, G2) and the
+// failure reasons in the same order.
+func measure(in Input) ([]artifact.GateMeasurement, []string, error) {
+	runs := [2]artifact.RunOutput{in.FirstRun, in.SecondRun}
+	g1, err := replayGate(in.Plan, runs)
+	if err != nil {
+		return nil, nil, err
+	}
+	verdicts := []verdict{
+		g1,
+		adversarialGate(in.Plan, in.ValidatedSet, runs),
+		legitimateGate(in.Plan, in.ValidatedSet, runs),
+		provenanceGate(in.Plan, runs),
+		coverageGate(in.Plan, in.ValidatedSet, runs),
+		priorGate(in.PriorCourses),
+	}
+	gates := make([]artifact.GateMeasurement, len(verdicts))
+	reasons := []string{}
+	for i, v := range verdicts {
+		gates[i] = artifact.GateMeasurement{Name: v.name, Passed: v.passed, Measurement: v.measurement, Threshold: Threshold}
+		if !v.passed {
+			reasons = append(reasons, v.reason())
+		}
+	}
+	return gates, reasons, nil
+}
+
+// ratio renders num/den as the original does: n/a, 1.0, 0.0 or the
+// unreduced fraction.
+func ratio(num, den int) string {
+	switch {
+	case den == 0:
+		return "n/a"
+	case num == den:
+		return "1.0"
+	case num == 0:
+		return "0.0"
+	}
+	return fmt.Sprintf("%d/%d", num, den)
+}
+
+// replayGate (G1): both runs complete, closed, step-for-step replays of the
+// plan with identical trace hashes.
+func replayGate(plan artifact.FormationPlan, runs [2]artifact.RunOutput) (verdict, error) {
+	if len(plan.Steps) == 0 {
+		return fail(GateReplay, "n/a", CodeEmptyPlan), nil
+	}
+	if v, halted := haltVerdict(runs); halted {
+		return v, nil
+	}
+	n1, n2 := len(runs[0].Results), len(runs[1].Results)
+	if n1 != n2 {
+		return fail(GateReplay, fmt.Sprintf("length_mismatch:%d!=%d", n1, n2), CodeReplayLength), nil
+	}
+	if n1 != len(plan.Steps) {
+		at := fmt.Sprintf("%d!=%d", n1, len(plan.Steps))
+		return fail(GateReplay, "incomplete:"+at, CodeRunIncomplete+":"+at), nil
+	}
+	if v, bad, err := planVerdict(plan, runs); err != nil || bad {
+		return v, err
+	}
+	if v, bad := closureVerdict(runs); bad {
+		return v, nil
+	}
+	m := 0
+	for i := range runs[0].Results {
+		if runs[0].Results[i].TraceHash != runs[1].Results[i].TraceHash {
+			m++
+		}
+	}
+	if m > 0 {
+		return fail(GateReplay, ratio(n1-m, n1), fmt.Sprintf("%s:%d", CodeReplayTrace, m)), nil
+	}
+	return pass(GateReplay, ratio(n1, n1)), nil
+}
+
+// haltVerdict fails G1 for every run that halted (or names a halt reason).
+func haltVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
+	var at, why []string
+	for r, run := range runs {
+		if run.Halted || run.HaltReason != "" {
+			where := fmt.Sprintf("%s@%d", runNames[r], run.HaltStepIndex)
+			at = append(at, where)
+			why = append(why, where+":"+run.HaltReason)
+		}
+	}
+	if len(at) == 0 {
+		return verdict{}, false
+	}
+	return fail(GateReplay, "halted:"+strings.Join(at, ","), CodeRunHalted+":"+strings.Join(why, ",")), true
+}
+
+// planVerdict fails G1 at the first result whose step type or payload is not
+// the plan's step at that position: such a record is not a run of this plan.
+func planVerdict(plan artifact.FormationPlan, runs [2]artifact.RunOutput) (verdict, bool, error) {
+	for i, step := range plan.Steps {
+		want, err := canon.Marshal(step.Payload)
+		if err != nil {
+			return verdict{}, false, errorf(ReasonUnhashable, "plan step %d payload: %v", i, err)
+		}
+		for r, run := range runs {
+			res := run.Results[i]
+			got, err := canon.Marshal(res.Payload)
+			if err != nil {
+				return verdict{}, false, errorf(ReasonUnhashable, "%s run step %d payload: %v", runNames[r], i, err)
+			}
+			if res.StepType != step.StepType || !bytes.Equal(got, want) {
+				at := fmt.Sprintf("%s@%d", runNames[r], i)
+				return fail(GateReplay, "plan_mismatch:"+at, CodeRunPlanMismatch+":"+at), true, nil
+			}
+		}
+	}
+	return verdict{}, false, nil
+}
+
+// closureVerdict fails G1 for a step whose recorded versor condition is not
+// a number in [0, 1e-6): such a run should have halted.
+func closureVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
+	for r, run := range runs {
+		for i, res := range run.Results {
+			if !closed(res.VersorConditionRepr) {
+				at := fmt.Sprintf("%s@%d", runNames[r], i)
+				return fail(GateReplay, "closure:"+at, fmt.Sprintf("%s:%s:%q", CodeClosureViolated, at, res.VersorConditionRepr)), true
+			}
+		}
+	}
+	return verdict{}, false
+}
+
+func closed(repr string) bool {
+	v, err := strconv.ParseFloat(repr, 64)
+	return err == nil && !math.IsNaN(v) && v >= 0 && v < 1e-6
+}
+
+// tally counts the steps a gate measures (den) and those that pass (num).
+type tally struct{ num, den int }
+
+func count(run artifact.RunOutput, types []string, ok func(artifact.StepResult) bool) tally {
+	var t tally
+	for _, res := range run.Results {
+		if types == nil || slices.Contains(types, res.StepType) {
+			t.den++
+			if ok(res) {
+				t.num++
+			}
+		}
+	}
+	return t
+}
+
+// rateGate judges one rate over both runs. Nothing to measure passes only
+// when nothing was declared; otherwise the worse run decides.
+func rateGate(name string, declared bool, t [2]tally, failCode, emptyCode string) verdict {
+	if t[0].den == 0 && t[1].den == 0 && !declared {
+		return pass(name, ratio(0, 0))
+	}
+	if t[0].den == 0 || t[1].den == 0 {
+		return fail(name, ratio(0, 0), emptyCode)
+	}
+	worse := t[0]
+	if t[1].num*t[0].den < t[0].num*t[1].den {
+		worse = t[1]
+	}
+	if worse.num < worse.den {
+		return fail(name, ratio(worse.num, worse.den), failCode)
+	}
+	return pass(name, ratio(t[0].num, t[0].den))
+}
+
+func planHas(plan artifact.FormationPlan, types ...string) bool {
+	for _, s := range plan.Steps {
+		if slices.Contains(types, s.StepType) {
+			return true
+		}
+	}
+	return false
+}
+
+func tallies(runs [2]artifact.RunOutput, types []string, ok func(artifact.StepResult) bool) [2]tally {
+	return [2]tally{count(runs[0], types, ok), count(runs[1], types, ok)}
+}
+
+// adversarialGate (G3): every adversarial probe rejected in both runs.
+func adversarialGate(plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
+	types := []string{artifact.StepAdversarialProbe}
+	declared := planHas(plan, types...) || len(vts.Counters) > 0
+	t := tallies(runs, types, func(r artifact.StepResult) bool { return !r.Accepted })
+	return rateGate(GateAdversarial, declared, t, CodeAdversarialAccepted, CodeNoAdversarialSteps)
+}
+
+// legitimateGate (G4): every seed, introduction and walk accepted in both runs.
+func legitimateGate(plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
+	types := []string{artifact.StepSeedConcept, artifact.StepIntroduceRelation, artifact.StepWalk}
+	declared := planHas(plan, types...) || len(vts.Concepts) > 0 || len(vts.Relations) > 0
+	t := tallies(runs, types, func(r artifact.StepResult) bool { return r.Accepted })
+	return rateGate(GateLegitimate, declared, t, CodeLegitimateRejected, CodeNoLegitimateSteps)
+}
+
+// provenanceGate (G5): every step of both runs has provenance.
+func provenanceGate(plan artifact.FormationPlan, runs [2]artifact.RunOutput) verdict {
+	t := tallies(runs, nil, func(r artifact.StepResult) bool { return r.HasProvenance })
+	return rateGate(GateProvenance, len(plan.Steps) > 0, t, CodeProvenanceMissing, CodeNoStepsMeasured)
+}

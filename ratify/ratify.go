@@ -1,0 +1,213 @@
+package ratify
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"formation/artifact"
+)
+
+// Gate names, in the order the report lists them (the original's order).
+const (
+	GateReplay      = "G1_replay_determinism"
+	GateAdversarial = "G3_adversarial_rejection_rate"
+	GateLegitimate  = "G4_legitimate_acceptance_rate"
+	GateProvenance  = "G5_provenance_nonempty_rate"
+	GateCoverage    = "G6_phase2_relation_coverage"
+	GatePrior       = "G2_prior_course_regression"
+)
+
+// Threshold is every gate's threshold: each rate must be exactly 1.
+const Threshold = "1.0"
+
+// DeferredNoPriorCourses is G2's measurement while no course is mastered yet.
+const DeferredNoPriorCourses = "deferred:no_prior_courses"
+
+// issuedAtLayout is the only accepted form of issued_at (UTC, whole seconds).
+const issuedAtLayout = "2006-01-02T15:04:05Z"
+
+// PriorCourse is the G2 verdict on one mastered course, re-run now through
+// the current runtime by the orchestrator.
+type PriorCourse struct {
+	CourseID    string   `json:"course_id"`
+	Passed      bool     `json:"passed"`
+	FailedGates []string `json:"failed_gates"`
+}
+
+// Input is everything a report is a function of.
+type Input struct {
+	CourseID        string
+	SourceBundleSHA string
+	ValidatedSetSHA string
+	CourseSHA256    string
+	Plan            artifact.FormationPlan
+	ValidatedSet    artifact.ValidatedTripleSet
+	FirstRun        artifact.RunOutput
+	SecondRun       artifact.RunOutput
+	// Index is the mastered-courses index the orchestrator re-ran for G2;
+	// PriorCourses must hold exactly one verdict per entry.
+	Index        artifact.MasteredCoursesIndex
+	PriorCourses []PriorCourse
+	// IssuedAt is YYYY-MM-DDTHH:MM:SSZ, from --issued-at or the subject file.
+	IssuedAt string
+}
+
+// Ratify measures the gates and returns the sealed report. A report that
+// does not ratify is still a report (Ratified false, every failed gate in
+// FailureReasons); an *Error means the inputs do not belong together.
+func Ratify(in Input) (artifact.MasteryReport, error) {
+	if err := check(in); err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	return assemble(in)
+}
+
+// assemble measures the gates and seals the report. It trusts its inputs:
+// Ratify checks them first.
+func assemble(in Input) (artifact.MasteryReport, error) {
+	gates, reasons, err := measure(in)
+	if err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	traces := make([]string, len(in.FirstRun.Results))
+	for i, r := range in.FirstRun.Results {
+		traces[i] = r.TraceHash
+	}
+	ratified := len(reasons) == 0
+	for _, g := range gates {
+		ratified = ratified && g.Passed
+	}
+	r := artifact.MasteryReport{
+		SchemaVersion:   artifact.SchemaVersion,
+		CourseID:        in.CourseID,
+		SourceBundleSHA: in.SourceBundleSHA,
+		ValidatedSetSHA: in.ValidatedSetSHA,
+		CourseSHA256:    in.CourseSHA256,
+		PlanSHA256:      in.Plan.PlanSHA256,
+		Gates:           gates,
+		TraceHashes:     traces,
+		Ratified:        ratified,
+		IssuedAt:        in.IssuedAt,
+		FailureReasons:  reasons,
+	}
+	sealed, err := r.Sealed()
+	if err != nil {
+		return artifact.MasteryReport{}, errorf(ReasonUnhashable, "seal the report: %v", err)
+	}
+	return sealed, nil
+}
+
+// check refuses inputs that do not describe one course.
+func check(in Input) error {
+	if in.CourseID == "" {
+		return errorf(ReasonInvalidCourseID, "course_id is empty")
+	}
+	for _, d := range []struct{ name, v string }{
+		{"source_bundle_sha", in.SourceBundleSHA}, {"validated_set_sha", in.ValidatedSetSHA},
+		{"course_sha256", in.CourseSHA256}, {"plan_sha256", in.Plan.PlanSHA256},
+	} {
+		if !isDigest(d.v) {
+			return errorf(ReasonInvalidDigest, "%s %q is not 64 lowercase hex", d.name, d.v)
+		}
+	}
+	if t, err := time.Parse(issuedAtLayout, in.IssuedAt); err != nil || t.Format(issuedAtLayout) != in.IssuedAt {
+		return errorf(ReasonInvalidIssuedAt, "issued_at %q is not YYYY-MM-DDTHH:MM:SSZ", in.IssuedAt)
+	}
+	if err := checkPlan(in); err != nil {
+		return err
+	}
+	vs, err := artifact.ValidatedSetSHA(in.ValidatedSet)
+	if err != nil {
+		return errorf(ReasonUnhashable, "validated set: %v", err)
+	}
+	if vs != in.ValidatedSetSHA {
+		return errorf(ReasonValidatedSetMismatch, "validated_set_sha %s, but the set given hashes to %s", in.ValidatedSetSHA, vs)
+	}
+	return checkPriors(in.Index, in.PriorCourses)
+}
+
+func checkPlan(in Input) error {
+	p := in.Plan
+	if p.CourseID != in.CourseID {
+		return errorf(ReasonCourseIDMismatch, "plan is for %q, not %q", p.CourseID, in.CourseID)
+	}
+	if p.CourseSHA256 != in.CourseSHA256 {
+		return errorf(ReasonCourseSHAMismatch, "plan compiled from course %s, not %s", p.CourseSHA256, in.CourseSHA256)
+	}
+	d, err := artifact.PlanDigest(p.CourseID, p.CourseSHA256, p.Steps)
+	if err != nil {
+		return errorf(ReasonUnhashable, "plan: %v", err)
+	}
+	if d != p.PlanSHA256 {
+		return errorf(ReasonPlanSHAMismatch, "plan claims %s but its steps hash to %s", p.PlanSHA256, d)
+	}
+	return nil
+}
+
+// checkPriors requires exactly one consistent verdict per mastered course,
+// so that G2 cannot pass by leaving a regressed course out.
+func checkPriors(index artifact.MasteredCoursesIndex, priors []PriorCourse) error {
+	want := make([]string, 0, len(index.Entries))
+	for _, e := range index.Entries {
+		want = append(want, e.CourseID)
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	got := make([]string, 0, len(priors))
+	for _, p := range priors {
+		if p.Passed != (len(p.FailedGates) == 0) {
+			return errorf(ReasonPriorInconsistent, "course %q: passed=%t with failed gates %v", p.CourseID, p.Passed, p.FailedGates)
+		}
+		got = append(got, p.CourseID)
+	}
+	slices.Sort(got)
+	for i := 1; i < len(got); i++ {
+		if got[i] == got[i-1] {
+			return errorf(ReasonPriorMismatch, "two verdicts for course %q", got[i])
+		}
+	}
+	if !slices.Equal(want, got) {
+		return errorf(ReasonPriorMismatch, "verdicts for %v, but the index holds %v", got, want)
+	}
+	return nil
+}
+
+// Error is an input that Ratify refuses; Reason is a stable code.
+type Error struct {
+	Reason string
+	Detail string
+}
+
+func (e *Error) Error() string { return "ratify: " + e.Reason + ": " + e.Detail }
+
+// Reasons an input is refused.
+const (
+	ReasonInvalidCourseID      = "invalid_course_id"
+	ReasonInvalidDigest        = "invalid_digest"
+	ReasonInvalidIssuedAt      = "invalid_issued_at"
+	ReasonCourseIDMismatch     = "course_id_mismatch"
+	ReasonCourseSHAMismatch    = "course_sha_mismatch"
+	ReasonPlanSHAMismatch      = "plan_sha_mismatch"
+	ReasonValidatedSetMismatch = "validated_set_mismatch"
+	ReasonPriorMismatch        = "prior_results_mismatch"
+	ReasonPriorInconsistent    = "prior_result_inconsistent"
+	ReasonUnhashable           = "unhashable_input"
+)
+
+func errorf(reason, format string, args ...any) *Error {
+	return &Error{Reason: reason, Detail: fmt.Sprintf(format, args...)}
+}
+
+// isDigest reports whether s is 64 lowercase hex characters.
+func isDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
