@@ -132,20 +132,22 @@ func readBounded(ctx context.Context, path string) ([]byte, error) {
 
 func readObject(ctx context.Context, k kind, path string) (*canon.Object, *fault) {
 	data, err := readBounded(ctx, path)
-	if err == nil {
-		var doc any
-		doc, err = canon.DecodeTolerant(data)
-		if obj, ok := doc.(*canon.Object); err == nil && ok {
-			return obj, nil
-		} else if err == nil {
-			return nil, newFault(ReasonNotObject, nil, "%s pack %s did not deserialize to a dict", k.name, path)
+	if err != nil {
+		reason := ReasonUnreadable
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			reason = ReasonCanceled
 		}
+		return nil, newFault(reason, err, "failed to read %s pack %s: %v", k.name, path, err)
 	}
-	reason := ReasonUnreadable
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		reason = ReasonCanceled
+	doc, err := canon.DecodeTolerant(data)
+	if err != nil {
+		return nil, newFault(ReasonUnreadable, err, "failed to read %s pack %s: %v", k.name, path, err)
 	}
-	return nil, newFault(reason, err, "failed to read %s pack %s: %v", k.name, path, err)
+	obj, ok := doc.(*canon.Object)
+	if !ok {
+		return nil, newFault(ReasonNotObject, nil, "%s pack %s did not deserialize to a dict", k.name, path)
+	}
+	return obj, nil
 }
 
 // checkHeader checks presence of the required fields, the schema version, the

@@ -1,6 +1,8 @@
 package packs
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -276,6 +278,9 @@ func TestIdentityPathAndRatification(t *testing.T) {
 	writeFile(t, dir, "i_v1.json", marshal(t, o))
 	_, err = LoadIdentityPack(t.Context(), "i_v1", prodOptions(dir))
 	wantIdentityError(t, err, ReasonReportMissing, "companion report 'i_v1.mastery_report.json' is missing")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("cause not exposed: %v", err)
+	}
 }
 
 func TestAvailableIdentityPacksSkipsNonPacks(t *testing.T) {

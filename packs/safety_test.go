@@ -354,6 +354,9 @@ func TestCanceledContext(t *testing.T) {
 	cancel()
 	_, err := LoadSafetyPack(ctx, DefaultSafetyPackID, prodOptions(originalSafetyDir(t)))
 	wantSafetyError(t, err, ReasonCanceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cause not exposed: %v", err)
+	}
 }
 
 const reportName = DefaultSafetyPackID + ".mastery_report.json"
