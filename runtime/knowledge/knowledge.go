@@ -22,6 +22,8 @@ type Knowledge struct {
 	counterAt   map[Key]int
 	out         map[headRel][]int // triple indices, sorted by tail
 	byHead      map[string][]int  // triple indices with this head, in key order
+	byTerm      map[string][]int  // triple indices with this head or tail, in key order
+	counterTerm map[string][]int  // counter indices with this head or tail, in key order
 	terms       map[string]struct{}
 	relations   []string // sorted, distinct, from triples and counters
 	sources     []string // sorted distinct source SHAs of every citation
@@ -45,6 +47,8 @@ func NewKnowledge(concepts []Concept, triples []Triple, counters ...Triple) (*Kn
 		counterAt:   map[Key]int{},
 		out:         map[headRel][]int{},
 		byHead:      map[string][]int{},
+		byTerm:      map[string][]int{},
+		counterTerm: map[string][]int{},
 		terms:       map[string]struct{}{},
 	}
 	if err := k.addConcepts(concepts); err != nil {
@@ -143,6 +147,10 @@ func (k *Knowledge) index() {
 	srcs := map[string]struct{}{}
 	for i, c := range k.counters {
 		k.counterAt[c.Key()] = i
+		k.counterTerm[c.Head] = append(k.counterTerm[c.Head], i)
+		if c.Tail != c.Head {
+			k.counterTerm[c.Tail] = append(k.counterTerm[c.Tail], i)
+		}
 		k.addTerm(c.Head, c.Tail, rels, c.Relation)
 		addSources(srcs, c.Sources)
 	}
@@ -155,6 +163,10 @@ func (k *Knowledge) index() {
 		hr := headRel{t.Head, t.Relation}
 		k.out[hr] = append(k.out[hr], i) // key order sorts tails within (head, relation)
 		k.byHead[t.Head] = append(k.byHead[t.Head], i)
+		k.byTerm[t.Head] = append(k.byTerm[t.Head], i)
+		if t.Tail != t.Head {
+			k.byTerm[t.Tail] = append(k.byTerm[t.Tail], i)
+		}
 		k.addTerm(t.Head, t.Tail, rels, t.Relation)
 		addSources(srcs, t.Sources)
 	}

@@ -85,6 +85,10 @@ func TestLoadVTS(t *testing.T) {
 	if c, ok := k.Counter(Key{"light", "is", "sound"}); !ok || c.Status != epistemic.Speculative {
 		t.Fatalf("counter light is sound: %+v %v", c, ok)
 	}
+	held, counters := k.Mentions("light")
+	if len(held) != 4 || len(counters) != 1 || held[0].Key() != (Key{"lens", "focuses", "light"}) {
+		t.Errorf("mentions of light: %v / %v", held, counters)
+	}
 	if k.MaxTermWords() != 2 {
 		t.Errorf("max term words %d", k.MaxTermWords())
 	}

@@ -76,6 +76,19 @@ func (k *Knowledge) From(term string) []Triple {
 	return out
 }
 
+// Mentions lists the held triples and the counter-claims in which term is the
+// head or the tail, each in key order.
+func (k *Knowledge) Mentions(term string) (held, counters []Triple) {
+	t := text.Term(term)
+	for _, j := range k.byTerm[t] {
+		held = append(held, k.triples[j])
+	}
+	for _, j := range k.counterTerm[t] {
+		counters = append(counters, k.counters[j])
+	}
+	return held, counters
+}
+
 // Triples lists every held triple in key order.
 func (k *Knowledge) Triples() []Triple { return append([]Triple(nil), k.triples...) }
 
