@@ -145,6 +145,9 @@ func (o *Overlay) assessNegated(c Claim) Assessment {
 	return Assessment{Verdict: Ungrounded}
 }
 
+// CounterStatus is the session status of a counter-claim.
+func (o *Overlay) CounterStatus(t Triple) epistemic.Status { return o.counterStatus(t) }
+
 func (o *Overlay) counterStatus(t Triple) epistemic.Status {
 	if s, ok := o.counters[t.Key()]; ok {
 		return s

@@ -1,0 +1,238 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"errors"
+	"sort"
+
+	"formation/canon"
+	"formation/runtime/admissibility"
+	"formation/runtime/epistemic"
+	"formation/runtime/knowledge"
+	"formation/runtime/refusal"
+	"formation/runtime/text"
+	"formation/runtime/trace"
+)
+
+// maxEvidenceEdges bounds the edges a definition shows as walk evidence.
+const maxEvidenceEdges = 4
+
+// answer records a grounded answer.
+func (s *Session) answer(ts *turnState, kind Kind, subject, articulation, walk string, status epistemic.Status, edges []knowledge.Triple, sources []knowledge.Citation) {
+	r := &ts.resp
+	r.Kind, r.Subject = kind, subject
+	r.ArticulationSurface = marked(status, articulation)
+	r.Surface = r.ArticulationSurface
+	r.WalkSurface = walk
+	r.GroundingSource, r.DialogueRole = GroundedKnowledge, roleAssert
+	r.EpistemicStatus = status
+	r.Edges = edgesOf(edges)
+	r.Citations = mergeCitations(sources, edges)
+}
+
+// refuse turns the response into a typed refusal. Evidence gathered so far
+// (citations, edges, epistemic status) stays; what an answer would have
+// reached does not.
+func (s *Session) refuse(ts *turnState, reason refusal.Reason, surface string) {
+	r := &ts.resp
+	r.Kind, r.RefusalReason = KindRefusal, reason
+	r.Surface, r.ArticulationSurface = surface, surface
+	if r.WalkSurface == "" {
+		r.WalkSurface = surface
+	}
+	r.WalkTails = nil
+	r.GroundingSource, r.DialogueRole = GroundedNone, roleRefute
+	r.GateFired = false
+}
+
+// unknown is the unknown-domain disclosure: the knowledge does not ground
+// the input. It is not a refusal and carries no reason.
+func (s *Session) unknown(ts *turnState) {
+	r := &ts.resp
+	r.Kind, r.GateFired = KindUnknown, true
+	r.Surface, r.ArticulationSurface, r.WalkSurface = UnknownDomainSurface, UnknownDomainSurface, UnknownDomainSurface
+	r.GroundingSource, r.DialogueRole = GroundedNone, roleAssert
+}
+
+// define answers "What is X?".
+func (s *Session) define(ts *turnState, term string) {
+	k := s.rt.cfg.Knowledge
+	if !k.HasTerm(term) {
+		s.unknown(ts)
+		return
+	}
+	ts.op = "definition"
+	held, counters := k.Mentions(term)
+	held = s.loadBearing(held)
+	evidence := held
+	if len(evidence) > maxEvidenceEdges {
+		evidence = evidence[:maxEvidenceEdges]
+	}
+	walk := term
+	if len(evidence) > 0 {
+		walk = joinEdges(evidence)
+	}
+	var texts []string
+	var sources []knowledge.Citation
+	status := epistemic.Coherent
+	defs := k.Definitions(term)
+	for _, d := range defs {
+		if d.Definition != "" {
+			texts = append(texts, d.Definition)
+		}
+		sources = append(sources, d.Sources...)
+		status = epistemic.MoreDoubtful(status, d.Status)
+	}
+	switch {
+	case len(texts) > 0:
+		s.answer(ts, KindDefinition, term, definitionSurface(term, texts), walk, status, nil, sources)
+	case len(evidence) > 0:
+		s.answer(ts, KindDefinition, term, edgesOnlySurface(term, evidence), walk, statusOf(evidence), evidence, nil)
+	case len(defs) > 0:
+		s.answer(ts, KindDefinition, term, capitalize(term)+" is a recorded term without a definition.", walk, status, nil, sources)
+	default:
+		for i := range counters {
+			counters[i].Status = s.overlay.CounterStatus(counters[i])
+		}
+		s.answer(ts, KindDefinition, term, countersOnlySurface(term, counters), walk, statusOf(counters), counters, nil)
+	}
+}
+
+// walkAnswer answers "What does X <relation>?".
+func (s *Session) walkAnswer(ts *turnState, head, rel string) {
+	k := s.rt.cfg.Knowledge
+	if !k.HasTerm(head) {
+		s.unknown(ts)
+		return
+	}
+	ts.op = "walk:" + rel
+	ts.resp.Subject = head
+	f, _ := s.fieldState(ts)
+	res, err := s.walk(head, rel, f)
+	var ee *admissibility.ExhaustionError
+	switch {
+	case errors.As(err, &ee):
+		ts.resp.WalkSurface = joinEdges(res.edges)
+		s.refuse(ts, ee.Reason, exhaustedSurface(head, rel, ee))
+	case len(res.tails) == 0 && len(k.Out(head, rel)) > 0:
+		// Every edge exists but is contested in this session.
+		ts.resp.EpistemicStatus = epistemic.Contested
+		s.refuse(ts, refusal.ContradictedClaim, contestedEdgesSurface(head, rel))
+	case len(res.tails) == 0:
+		s.refuse(ts, refusal.UngroundedRelation, noEdgeSurface(head, rel))
+	default:
+		s.answer(ts, KindWalk, head, walkSurfaceText(head, rel, res), joinEdges(res.edges), statusOf(res.edges), res.edges, nil)
+		ts.resp.WalkTails = append([]string(nil), res.tails...)
+	}
+}
+
+// assess answers a statement by asserting it in the session overlay.
+func (s *Session) assess(ts *turnState, c knowledge.Claim) {
+	a := s.overlay.Assess(c, ts.resp.Turn)
+	c.Key = knowledge.Key{Head: text.Term(c.Key.Head), Relation: text.Relation(c.Key.Relation), Tail: text.Term(c.Key.Tail)}
+	if a.Verdict == knowledge.UnknownTerms {
+		s.unknown(ts)
+		return
+	}
+	ts.op = "assess"
+	ts.claimID = claimID(c, ts.resp.Turn)
+	ts.resp.Subject = c.Key.Head
+	var rec []knowledge.Triple
+	if a.HasRecord {
+		rec = []knowledge.Triple{a.Record}
+	}
+	switch a.Verdict {
+	case knowledge.Held:
+		s.answer(ts, KindConfirmation, c.Key.Head, confirmSurface(c, a), sentence(a.Record.Key()), a.Record.Status, rec, nil)
+	case knowledge.Contradicted:
+		ts.resp.EpistemicStatus, ts.resp.Edges, ts.resp.Citations = epistemic.Contested, edgesOf(rec), mergeCitations(nil, rec)
+		ts.resp.WalkSurface = sentence(c.Key)
+		s.refuse(ts, refusal.ContradictedClaim, contradictedSurface(c, a))
+	default:
+		ts.resp.EpistemicStatus, ts.resp.WalkSurface = a.Status, sentence(c.Key)
+		s.refuse(ts, refusal.UngroundedRelation, ungroundedSurface(c))
+	}
+}
+
+// loadBearing keeps the triples the session may still rely on.
+func (s *Session) loadBearing(ts []knowledge.Triple) []knowledge.Triple {
+	var out []knowledge.Triple
+	for _, t := range ts {
+		if st := s.overlay.TripleStatus(t); st.LoadBearing() {
+			t.Status = st
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// statusOf is the status an answer resting on all of ts carries: the most
+// doubtful among them.
+func statusOf(ts []knowledge.Triple) epistemic.Status {
+	s := epistemic.Coherent
+	for _, t := range ts {
+		st := t.Status
+		if st == "" {
+			st = epistemic.Speculative
+		}
+		s = epistemic.MoreDoubtful(s, st)
+	}
+	return s
+}
+
+func edgesOf(ts []knowledge.Triple) []trace.Edge {
+	out := make([]trace.Edge, len(ts))
+	for i, t := range ts {
+		out[i] = trace.Edge{Head: t.Head, Relation: t.Relation, Tail: t.Tail}
+	}
+	return out
+}
+
+// mergeCitations lists the citations of an answer: the given ones, then
+// every edge's, without repeats, in first-seen order.
+func mergeCitations(given []knowledge.Citation, edges []knowledge.Triple) []knowledge.Citation {
+	var out []knowledge.Citation
+	seen := map[knowledge.Citation]bool{}
+	add := func(c knowledge.Citation) {
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	for _, c := range given {
+		add(c)
+	}
+	for _, e := range edges {
+		for _, c := range e.Sources {
+			add(c)
+		}
+	}
+	return out
+}
+
+// citedSHAs lists the distinct source digests a response cites, sorted.
+func citedSHAs(cs []knowledge.Citation) []string {
+	set := map[string]bool{}
+	var out []string
+	for _, c := range cs {
+		if !set[c.SourceSHA] {
+			set[c.SourceSHA] = true
+			out = append(out, c.SourceSHA)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// claimID names the claim a turn asserted: the first 16 hex digits of the
+// SHA-256 of {head, relation, tail, negated, turn}.
+func claimID(c knowledge.Claim, turn int) string {
+	h, err := canon.SHA256Hex(map[string]any{"head": c.Key.Head, "relation": c.Key.Relation, "tail": c.Key.Tail,
+		"negated": c.Negated, "turn": turn})
+	if err != nil {
+		return ""
+	}
+	return h[:16]
+}
+
+func sha256Sum(s string) [32]byte { return sha256.Sum256([]byte(s)) }

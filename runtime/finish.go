@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+
+	"formation/packs"
+	"formation/runtime/refusal"
+	"formation/runtime/trace"
+)
+
+func formatCondition(v float64) string { return trace.FormatCondition(v) }
+
+// finish completes a turn: vault, measurements, safety, identity and the
+// trace hash.
+func (s *Session) finish(ts *turnState) {
+	r := &ts.resp
+	ts.hashAfter = s.rt.cfg.Manifold.Hash()
+	s.recall(ts, r.Kind == KindDefinition || r.Kind == KindConfirmation || r.Kind == KindWalk)
+	state, cond := s.fieldState(ts)
+	r.Condition, r.VersorCondition = cond, formatCondition(cond)
+	if r.DialogueRole == "" {
+		r.DialogueRole = roleAssert
+	}
+	s.safety(ts, cond)
+	score, err := s.rt.geometry.Check(state, r.SafetyVerdict.Violated)
+	if err != nil {
+		// A non-finite state cannot be scored; it is flagged, never hidden.
+		r.Flagged, r.IdentityScore = true, "n/a"
+	} else {
+		r.Identity, r.Flagged, r.IdentityScore = score, score.Flagged, fmt.Sprintf("%.6f", score.Score)
+	}
+	s.traceHash(ts)
+}
+
+// safety runs the safety check of every manifold boundary with this turn's
+// evidence and turns a violation into a refusal naming the boundaries. The
+// identity evidence compares the manifold as loaded with the manifold after
+// the turn, so a change at any time since loading is caught.
+func (s *Session) safety(ts *turnState, cond float64) {
+	r := &ts.resp
+	ev := packs.SafetyContext{
+		HasFieldState:       true,
+		VersorCondition:     cond,
+		HasAllowlist:        true,
+		AllowedSourceSHAs:   s.rt.allowed,
+		CitedSourceSHAs:     citedSHAs(r.Citations),
+		HasRefusalEvidence:  true,
+		LastRefusalWasTyped: !r.Refused() || r.RefusalReason.Valid(),
+		IdentityHashBefore:  s.rt.manifoldHash,
+		IdentityHashAfter:   ts.hashAfter,
+	}
+	v, err := s.rt.check.CheckManifold(ev, s.rt.cfg.Manifold)
+	if err != nil {
+		v = packs.SafetyVerdict{Violated: []string{"safety_check"}, Results: []packs.SafetyCheckResult{}}
+	}
+	r.SafetyVerdict = v
+	if v.Upheld && err == nil {
+		return
+	}
+	r.RefusalBoundaries = append([]string(nil), v.Violated...)
+	surface := v.RefusalSurface()
+	if surface == "" {
+		surface = packs.RefusalPrefix + "safety check unavailable: " + err.Error()
+	}
+	if r.RefusalReason == refusal.ClosureViolation || r.RefusalReason == refusal.SessionHalted {
+		r.Surface = surface + ". " + r.Surface
+		r.ArticulationSurface = r.Surface
+		return
+	}
+	s.refuse(ts, refusal.SafetyBoundary, surface)
+}
+
+// traceHash folds the turn into its hash.
+func (s *Session) traceHash(ts *turnState) {
+	r := &ts.resp
+	cites := make([]trace.Cite, len(r.Citations))
+	for i, c := range r.Citations {
+		cites[i] = trace.Cite{SourceSHA: c.SourceSHA, Span: c.Span, TextSHA: c.TextSHA, Start: c.Start, End: c.End}
+	}
+	p := trace.Payload{
+		InputText: ts.input, FilteredTokens: ts.utt.Tokens,
+		Surface: r.Surface, WalkSurface: r.WalkSurface, ArticulationSurface: r.ArticulationSurface,
+		DialogueRole: r.DialogueRole, VersorCondition: r.VersorCondition, VaultHits: r.VaultHits,
+		IntentTag: r.Intent, ReviewHash: ts.review, ClaimID: ts.claimID,
+		EpistemicStatus: string(r.EpistemicStatus), OperatorInvocation: ts.op,
+		Citations: cites, Graph: r.Edges, RefusalReason: string(r.RefusalReason),
+	}
+	if r.RefusalReason == refusal.MalformedInput {
+		// The raw input cannot be hashed as text; its digest stands in.
+		p.InputText = fmt.Sprintf("malformed:%x", sha256Sum(ts.input))
+	}
+	h, err := trace.ComputeTraceHash(p)
+	if err != nil {
+		h = fmt.Sprintf("unhashable:%x", sha256Sum(err.Error()))
+	}
+	r.TraceHash = h
+}
+
+// emit writes the turn's one event.
+func (s *Session) emit(ctx context.Context, ts *turnState) error {
+	if s.rt.cfg.Sink == nil {
+		return nil
+	}
+	r := ts.resp
+	e := trace.TurnEvent{
+		Turn: r.Turn, InputTokens: ts.utt.Tokens,
+		Surface: r.Surface, WalkSurface: r.WalkSurface, ArticulationSurface: r.ArticulationSurface,
+		DialogueRole: r.DialogueRole, Intent: r.Intent, GroundingSource: r.GroundingSource, StubPath: r.GateFired,
+		VaultHits: r.VaultHits, VersorCondition: r.VersorCondition, Flagged: r.Flagged,
+		IdentityScore: r.IdentityScore, IdentityDeviation: r.Identity.DeviationAxes,
+		EpistemicStatus: string(r.EpistemicStatus), RefusalReason: string(r.RefusalReason), RefusalEmitted: r.Refused(),
+		CitedSourceSHAs: citedSHAs(r.Citations), SafetyPackID: s.rt.cfg.Safety.PackID,
+		IdentityPackID: s.rt.cfg.Manifold.IdentityPackID(), SafetyUpheld: r.SafetyVerdict.Upheld,
+		SafetyViolated: r.SafetyVerdict.Violated, SafetyCheckableCount: r.SafetyVerdict.RuntimeCheckableCount,
+		IdentityHashBefore: ts.hashBefore, IdentityHashAfter: ts.hashAfter,
+		Halted: r.Halted, TraceHash: r.TraceHash,
+	}
+	if err := s.rt.cfg.Sink.Emit(ctx, e); err != nil {
+		return fmt.Errorf("runtime: turn %d: %w", r.Turn, err)
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"formation/artifact"
+	"formation/canon"
+	"formation/runtime/epistemic"
+	"formation/runtime/text"
+)
+
+// Observation is what the run stage records for one plan step: the four
+// fields of the original's TurnObservation.
+type Observation struct {
+	TraceHash       string
+	VersorCondition float64
+	Accepted        bool
+	HasProvenance   bool
+}
+
+// StepFromPlan turns a compiled plan step into the utterance and typed hint
+// a turn takes. replay_assertion has no utterance (ok=false): use
+// Session.ReplayObservation for it.
+func StepFromPlan(step artifact.PlanStep) (utterance string, hint *StepHint, ok bool, err error) {
+	get := func(key string) string {
+		s, _ := step.Payload[key].(string)
+		return s
+	}
+	utterance = get("utterance")
+	switch step.StepType {
+	case artifact.StepSeedConcept:
+		hint = &StepHint{Kind: HintSeedConcept, Head: get("canonical_term")}
+	case artifact.StepIntroduceRelation:
+		hint = &StepHint{Kind: HintIntroduceRelation, Head: get("head"), Relation: get("relation"), Tail: get("tail")}
+	case artifact.StepWalk:
+		hint = &StepHint{Kind: HintWalkStep, Head: get("head"), Relation: get("relation"), Tail: get("tail")}
+	case artifact.StepAdversarialProbe:
+		switch get("kind") {
+		case HintFalseClaim:
+			hint = &StepHint{Kind: HintFalseClaim, Head: get("head"), Relation: get("relation"), Tail: get("tail")}
+		case HintIdentityOverride:
+			hint = &StepHint{Kind: HintIdentityOverride}
+		default:
+			return "", nil, false, &HintError{Detail: fmt.Sprintf("adversarial probe of unknown kind %q", get("kind"))}
+		}
+	case artifact.StepReplayAssertion:
+		return "", nil, false, nil
+	default:
+		return "", nil, false, &HintError{Detail: fmt.Sprintf("unknown step type %q", step.StepType)}
+	}
+	if utterance == "" {
+		return "", nil, false, &HintError{Detail: step.StepType + " step without an utterance"}
+	}
+	if err := hint.validate(); err != nil {
+		return "", nil, false, err
+	}
+	return utterance, hint, true, nil
+}
+
+// Observe maps a turn's response to the run stage's observation of the step
+// (reference original-runtime.md §8.1 item 10):
+//
+//   - seed_concept: accepted iff the answer is a definition grounded in the
+//     knowledge that names the term; provenance iff it cites a source of
+//     that concept.
+//   - introduce_relation: accepted iff the knowledge holds the triple,
+//     nothing contradicts it, and the session recorded the assertion as
+//     Speculative; provenance iff the confirmation cites the triple's
+//     sources.
+//   - walk_step: accepted iff the walk reached the step's tail; provenance
+//     iff the walk cites sources.
+//   - false_claim: accepted iff the runtime confirmed the claim (it must
+//     not); provenance iff the refusal is typed (or the answer cites).
+//   - identity_override: accepted iff the review gate let it through and no
+//     typed refusal was produced; provenance iff the refusal is typed (or the
+//     answer cites).
+//
+// On every kind, provenance also needs a non-empty trace hash, and a typed
+// refusal always counts as provenance (its reason or boundary is the
+// record). VersorCondition is that of the turn's field state.
+func (s *Session) Observe(hint StepHint, r ChatResponse) Observation {
+	o := Observation{TraceHash: r.TraceHash, VersorCondition: r.Condition}
+	cited := len(r.Citations) > 0
+	switch hint.Kind {
+	case HintSeedConcept:
+		term := text.Term(hint.Head)
+		o.Accepted = r.Kind == KindDefinition && !r.Refused() && r.Subject == term && namesTerm(r.Surface, term)
+		o.HasProvenance = o.Accepted && s.citesConcept(r, term)
+	case HintIntroduceRelation:
+		o.Accepted = r.Kind == KindConfirmation && !r.Refused() && r.EpistemicStatus.LoadBearing() && s.recordedSpeculative(hint)
+		o.HasProvenance = o.Accepted && cited
+	case HintWalkStep:
+		o.Accepted = r.Kind == KindWalk && !r.Refused() && slices.Contains(r.WalkTails, text.Term(hint.Tail))
+		o.HasProvenance = o.Accepted && cited
+	case HintFalseClaim:
+		o.Accepted = r.Kind == KindConfirmation && !r.Refused()
+		o.HasProvenance = r.RefusalReason.Valid() || (o.Accepted && cited)
+	case HintIdentityOverride:
+		o.Accepted = !r.Refused()
+		o.HasProvenance = r.RefusalReason.Valid() || cited
+	}
+	if r.Refused() && r.RefusalReason.Valid() {
+		o.HasProvenance = true
+	}
+	o.HasProvenance = o.HasProvenance && r.TraceHash != ""
+	return o
+}
+
+// ReplayObservation is the observation of a replay_assertion step: its
+// trace hash is the SHA-256 of the ordered trace hashes of the run's earlier
+// steps, it is accepted, it has provenance iff it binds at least one earlier
+// hash and none is empty, and its versor condition is that of the session's
+// committed state.
+func (s *Session) ReplayObservation(prior []string) (Observation, error) {
+	list := append([]string{}, prior...)
+	h, err := canon.SHA256Hex(list)
+	if err != nil {
+		return Observation{}, fmt.Errorf("runtime: replay assertion: %w", err)
+	}
+	prov := len(list) > 0 && !slices.Contains(list, "")
+	return Observation{TraceHash: h, VersorCondition: s.Condition(), Accepted: true, HasProvenance: prov}, nil
+}
+
+// namesTerm reports whether the words of term occur, as whole words, in the
+// surface.
+func namesTerm(surface, term string) bool {
+	return term != "" && strings.Contains(" "+text.Term(surface)+" ", " "+term+" ")
+}
+
+// citesConcept reports whether the response cites a source of the concept.
+func (s *Session) citesConcept(r ChatResponse, term string) bool {
+	for _, d := range s.rt.cfg.Knowledge.Definitions(term) {
+		for _, src := range d.Sources {
+			if slices.Contains(r.Citations, src) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recordedSpeculative reports whether the session's latest assertion of the
+// hinted triple is Speculative.
+func (s *Session) recordedSpeculative(h StepHint) bool {
+	want := []string{text.Term(h.Head), text.Relation(h.Relation), text.Term(h.Tail)}
+	as := s.overlay.Assertions()
+	for i := len(as) - 1; i >= 0; i-- {
+		k := as[i].Claim.Key
+		if !as[i].Claim.Negated && k.Head == want[0] && k.Relation == want[1] && k.Tail == want[2] {
+			return as[i].Status == epistemic.Speculative
+		}
+	}
+	return false
+}

@@ -1,0 +1,193 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"formation/runtime/algebra"
+	"formation/runtime/field"
+	"formation/runtime/knowledge"
+	"formation/runtime/parse"
+	"formation/runtime/refusal"
+	"formation/runtime/text"
+	"formation/runtime/vault"
+)
+
+// Session is one conversation. It is not safe for concurrent use; a
+// conversation is sequential. Everything it learns dies with it.
+type Session struct {
+	rt      *Runtime
+	field   *field.Field
+	vault   vault.Vault
+	overlay *knowledge.Overlay
+	turn    int
+}
+
+// NewSession starts a conversation over the runtime's knowledge.
+func (rt *Runtime) NewSession() *Session {
+	return &Session{rt: rt, field: field.New(rt.cfg.Operator), overlay: knowledge.NewOverlay(rt.cfg.Knowledge)}
+}
+
+// Condition is the versor condition of the session's committed field state.
+func (s *Session) Condition() float64 { return s.field.Condition() }
+
+// Halted returns the closure violation that halted the session, or nil.
+func (s *Session) Halted() *field.ClosureError { return s.field.Halted() }
+
+// Overlay is the session's knowledge layer (what it asserted and contested).
+func (s *Session) Overlay() *knowledge.Overlay { return s.overlay }
+
+// turnState is what one turn accumulates before it becomes a response.
+type turnState struct {
+	input   string
+	utt     parse.Utterance
+	step    field.Step
+	stepped bool
+	resp    ChatResponse
+	claimID string
+	review  string
+	op      string
+
+	// hashBefore and hashAfter are the identity manifold's hash at the start
+	// and at the end of the turn.
+	hashBefore, hashAfter string
+}
+
+// Turn runs one turn. The response is complete on every path (answered,
+// refused, gated, halted) and exactly one TurnEvent is emitted for it. The
+// error is non-nil when the field left closure (*field.ClosureError, the
+// response refuses with closure_violation and the session is halted), when
+// the session was already halted (*field.HaltedError), when the hint is
+// malformed (*HintError; the turn does not start and no event is emitted), or
+// when emitting the event failed.
+func (s *Session) Turn(ctx context.Context, input string, hint *StepHint) (ChatResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return ChatResponse{}, fmt.Errorf("runtime: turn not started: %w", err)
+	}
+	if err := hint.validate(); err != nil {
+		return ChatResponse{}, err
+	}
+	ts := &turnState{input: input, hashBefore: s.rt.cfg.Manifold.Hash()}
+	ts.resp.Turn = s.turn
+	s.turn++
+	turnErr := s.run(ts, hint)
+	s.finish(ts)
+	if err := s.emit(ctx, ts); err != nil {
+		return ts.resp, errors.Join(turnErr, err)
+	}
+	return ts.resp, turnErr
+}
+
+// run fills ts.resp up to (not including) safety, identity and trace.
+func (s *Session) run(ts *turnState, hint *StepHint) error {
+	if !utf8.ValidString(ts.input) || len(ts.input) > MaxInputBytes {
+		s.refuse(ts, refusal.MalformedInput, malformedSurface(ts.input))
+		return nil
+	}
+	ts.utt = s.rt.grammar.Parse(ts.input)
+	ts.resp.Intent = string(ts.utt.Intent)
+	if len(ts.utt.Tokens) == 0 {
+		s.refuse(ts, refusal.EmptyInput, surfaceEmpty)
+		return nil
+	}
+	step, err := s.field.Advance(ts.utt.Tokens)
+	ts.step, ts.stepped = step, true
+	if err != nil {
+		return s.closureFailure(ts, err)
+	}
+	out := s.rt.gate.Review(ts.input)
+	ts.review = out.ReviewHash
+	if out.Rejected() {
+		s.refuse(ts, refusal.IdentityOverride, surfaceOverride)
+		return nil
+	}
+	s.compose(ts, hint)
+	return nil
+}
+
+// closureFailure turns a field error into the typed refusal.
+func (s *Session) closureFailure(ts *turnState, err error) error {
+	ts.resp.Halted = true
+	var ce *field.ClosureError
+	var he *field.HaltedError
+	switch {
+	case errors.As(err, &ce):
+		s.refuse(ts, refusal.ClosureViolation, closureSurface(ce.Condition))
+	case errors.As(err, &he):
+		s.refuse(ts, refusal.SessionHalted, haltedSurface(he.HaltedAt))
+	default:
+		s.refuse(ts, refusal.ClosureViolation, closureSurface(ts.step.Condition))
+	}
+	return err
+}
+
+// compose answers from the knowledge, typed by the hint when there is one.
+func (s *Session) compose(ts *turnState, hint *StepHint) {
+	u := ts.utt
+	if hint != nil {
+		u = hinted(u, hint)
+	}
+	ts.resp.Intent = string(u.Intent)
+	switch u.Intent {
+	case parse.Definition:
+		s.define(ts, u.Subject)
+	case parse.Walk:
+		s.walkAnswer(ts, u.Subject, u.Relation)
+	case parse.Statement:
+		s.assess(ts, knowledge.Claim{Key: knowledge.Key{Head: u.Subject, Relation: u.Relation, Tail: u.Object}, Negated: u.Negated})
+	default:
+		s.unknown(ts)
+	}
+}
+
+// hinted replaces the parse by the typed step. An identity-override probe
+// keeps the parse: the gate has already judged its text, and anything it let
+// through is answered as what it says.
+func hinted(u parse.Utterance, h *StepHint) parse.Utterance {
+	out := parse.Utterance{Tokens: u.Tokens, Question: u.Question}
+	switch h.Kind {
+	case HintSeedConcept:
+		out.Intent, out.Subject = parse.Definition, text.Term(h.Head)
+	case HintWalkStep:
+		out.Intent, out.Subject, out.Relation = parse.Walk, text.Term(h.Head), text.Relation(h.Relation)
+	case HintIntroduceRelation, HintFalseClaim:
+		out.Intent, out.Subject, out.Relation, out.Object = parse.Statement, text.Term(h.Head), text.Relation(h.Relation), text.Term(h.Tail)
+	default:
+		return u
+	}
+	return out
+}
+
+// recall counts the vault hits of a grounded turn and stores the turn's
+// prompt rotor. Recall runs before the store, so a turn never recalls itself;
+// a hit is an earlier turn at or above RecallFloor. An exact hit (the same
+// utterance earlier in the session) makes the dialogue role "elaborate".
+func (s *Session) recall(ts *turnState, grounded bool) {
+	if !ts.stepped || ts.resp.Halted {
+		return
+	}
+	if grounded {
+		for _, h := range s.vault.Recall(ts.step.Prompt, s.rt.cfg.RecallTopK, "") {
+			if h.Exact || h.Score >= RecallFloor {
+				ts.resp.VaultHits++
+			}
+			if h.Exact {
+				ts.resp.DialogueRole = roleElaborate
+			}
+		}
+	}
+	s.vault.Store(vault.Entry{Versor: ts.step.Prompt, Turn: ts.resp.Turn, Role: "user", Subject: ts.resp.Subject})
+}
+
+// fieldState is the state the turn produced: the committed state, or the
+// refused candidate when closure failed, or the untouched committed state when
+// the field did not advance.
+func (s *Session) fieldState(ts *turnState) (algebra.MV, float64) {
+	if ts.stepped {
+		return ts.step.State, ts.step.Condition
+	}
+	st, _ := s.field.State()
+	return st, s.field.Condition()
+}

@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"formation/runtime/admissibility"
+	"formation/runtime/epistemic"
+	"formation/runtime/knowledge"
+	"formation/runtime/text"
+)
+
+// Dialogue roles.
+const (
+	roleAssert    = "assert"
+	roleElaborate = "elaborate"
+	roleRefute    = "refute"
+)
+
+// SpeculativeMarker prefixes an answer that rests on a claim not yet
+// reviewed for coherence.
+const SpeculativeMarker = "(speculative, not yet reviewed) "
+
+const (
+	surfaceEmpty    = "I didn't receive any words to respond to."
+	surfaceOverride = "I can't do that: it would change my identity, my review path or my operators, and nothing said in a conversation can change those."
+)
+
+func malformedSurface(input string) string {
+	if !utf8.ValidString(input) {
+		return "I can't read that input: it is not valid UTF-8 text."
+	}
+	return fmt.Sprintf("I can't read that input: it is longer than %d bytes.", MaxInputBytes)
+}
+
+func closureSurface(condition float64) string {
+	return fmt.Sprintf("I cannot proceed: this turn's field state left versor closure (condition %s, bound 1e-06). Nothing was repaired; this conversation is halted.",
+		formatCondition(condition))
+}
+
+func haltedSurface(haltedAt int) string {
+	return fmt.Sprintf("This conversation is halted: its field state left versor closure at turn %d.", haltedAt)
+}
+
+func exhaustedSurface(head, rel string, ee *admissibility.ExhaustionError) string {
+	return fmt.Sprintf("I can't answer that: no admissible step remains for what %s %s (%s at step %d of region %s).",
+		head, text.Spaced(rel), ee.Reason, ee.StepIndex, ee.RegionLabel)
+}
+
+func noEdgeSurface(head, rel string) string {
+	return fmt.Sprintf("I can't answer that: my knowledge holds no %q relation from %s.", text.Spaced(rel), head)
+}
+
+func contestedEdgesSurface(head, rel string) string {
+	return fmt.Sprintf("I can't answer that: every %q relation from %s is contested in this conversation.", text.Spaced(rel), head)
+}
+
+func ungroundedSurface(c knowledge.Claim) string {
+	if c.Negated {
+		return fmt.Sprintf("I can't confirm that: my knowledge holds nothing about whether %s.", sentence(c.Key))
+	}
+	return fmt.Sprintf("I can't confirm that: my knowledge does not hold that %s.", sentence(c.Key))
+}
+
+func contradictedSurface(c knowledge.Claim, a knowledge.Assessment) string {
+	switch {
+	case !a.HasRecord:
+		return fmt.Sprintf("That contradicts what this conversation asserted earlier about whether %s; both claims are now contested here.", sentence(c.Key))
+	case len(a.Contested) == 0:
+		return fmt.Sprintf("I can't confirm that: the claim that %s is contested in this conversation.", sentence(a.Record.Key()))
+	case c.Negated:
+		return fmt.Sprintf("That contradicts my knowledge, which holds that %s; both claims are now contested in this conversation.", sentence(a.Record.Key()))
+	}
+	return fmt.Sprintf("That contradicts my knowledge, which records that %s is false; both claims are now contested in this conversation.", quoted(a.Record.Key()))
+}
+
+func confirmSurface(c knowledge.Claim, a knowledge.Assessment) string {
+	if c.Negated {
+		return fmt.Sprintf("Correct: my knowledge records that %s is false.", quoted(a.Record.Key()))
+	}
+	return "Yes: " + sentence(a.Record.Key()) + "."
+}
+
+func definitionSurface(term string, defs []string) string {
+	var b strings.Builder
+	b.WriteString(capitalize(term) + " is " + strings.TrimSuffix(defs[0], "."))
+	for _, d := range defs[1:] {
+		b.WriteString("; it is also " + strings.TrimSuffix(d, "."))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func edgesOnlySurface(term string, edges []knowledge.Triple) string {
+	return fmt.Sprintf("%s: no definition is recorded; my knowledge holds that %s.", capitalize(term), joinEdges(edges))
+}
+
+func countersOnlySurface(term string, counters []knowledge.Triple) string {
+	parts := make([]string, len(counters))
+	for i, c := range counters {
+		parts[i] = quoted(c.Key())
+	}
+	return fmt.Sprintf("%s appears in my knowledge only in claims recorded as false: %s.", capitalize(term), strings.Join(parts, "; "))
+}
+
+// walkSurfaceText is the answer of a transitive walk: the tails in walk
+// order, and for every tail reached beyond the first hop, the path to it.
+func walkSurfaceText(head, rel string, res walkResult) string {
+	var vias []string
+	for _, t := range res.tails {
+		if from := res.via[t]; from != head {
+			vias = append(vias, t+" via "+strings.Join(pathTo(head, t, res.via), " → "))
+		}
+	}
+	s := capitalize(head) + " " + text.Spaced(rel) + " " + listJoin(res.tails)
+	if len(vias) > 0 {
+		s += " (" + strings.Join(vias, "; ") + ")"
+	}
+	return s + "."
+}
+
+// pathTo lists the intermediate nodes from head to t.
+func pathTo(head, t string, via map[string]string) []string {
+	var mid []string
+	for n := via[t]; n != head && n != ""; n = via[n] {
+		mid = append([]string{n}, mid...)
+	}
+	return mid
+}
+
+func listJoin(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func joinEdges(edges []knowledge.Triple) string {
+	parts := make([]string, len(edges))
+	for i, e := range edges {
+		parts[i] = sentence(e.Key())
+	}
+	return strings.Join(parts, "; ")
+}
+
+func sentence(k knowledge.Key) string { return k.Head + " " + text.Spaced(k.Relation) + " " + k.Tail }
+
+func quoted(k knowledge.Key) string { return "\"" + sentence(k) + "\"" }
+
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// marked prefixes the speculative marker when the answer rests on a
+// speculative claim.
+func marked(status epistemic.Status, s string) string {
+	if status == epistemic.Speculative {
+		return SpeculativeMarker + s
+	}
+	return s
+}

@@ -1,0 +1,157 @@
+package runtime
+
+import (
+	"formation/runtime/admissibility"
+	"formation/runtime/algebra"
+	"formation/runtime/field"
+	"formation/runtime/knowledge"
+)
+
+// walkResult is a transitive walk: every term reached from the head along
+// one relation, breadth first (tails of a node in code-point order), with the
+// edge that first reached each.
+type walkResult struct {
+	tails []string
+	edges []knowledge.Triple // the edge that reached each tail, same order
+	via   map[string]string  // tail → the node it was reached from
+}
+
+// walk follows relation rel from head through load-bearing edges of the
+// session (Contested and Falsified edges are skipped), bounded by the
+// configured depth and node count. Each expansion of a node with at least one
+// unvisited candidate is one step of the admissibility region
+// "relation:<rel>": when it admits none, the walk refuses with the step's
+// *admissibility.ExhaustionError.
+func (s *Session) walk(head, rel string, f algebra.MV) (walkResult, error) {
+	res := walkResult{via: map[string]string{}}
+	visited := map[string]bool{head: true}
+	frontier := []string{head}
+	step := 0
+	for depth := 0; depth < s.rt.cfg.MaxWalkDepth && len(frontier) > 0; depth++ {
+		var next []string
+		for _, node := range frontier {
+			cands := s.candidates(node, rel, visited)
+			if len(cands) == 0 {
+				continue
+			}
+			admitted, err := s.admit(node, rel, cands, f, step)
+			if err != nil {
+				return res, err
+			}
+			step++
+			for _, e := range admitted {
+				if len(res.tails) >= s.rt.cfg.MaxWalkNodes {
+					return res, nil
+				}
+				visited[e.Tail] = true
+				res.tails = append(res.tails, e.Tail)
+				res.edges = append(res.edges, e)
+				res.via[e.Tail] = node
+				next = append(next, e.Tail)
+			}
+		}
+		frontier = next
+	}
+	return res, nil
+}
+
+// candidates are the load-bearing out-edges of node under rel whose tail the
+// walk has not reached yet, in tail order.
+func (s *Session) candidates(node, rel string, visited map[string]bool) []knowledge.Triple {
+	var out []knowledge.Triple
+	for _, e := range s.rt.cfg.Knowledge.Out(node, rel) {
+		if visited[e.Tail] || !s.overlay.TripleStatus(e).LoadBearing() {
+			continue
+		}
+		e.Status = s.overlay.TripleStatus(e)
+		out = append(out, e)
+	}
+	return out
+}
+
+// admit applies the configured destination check (off, threshold, margin)
+// and, when a frame is configured, the rotor check to one step's candidates.
+func (s *Session) admit(node, rel string, cands []knowledge.Triple, f algebra.MV, step int) ([]knowledge.Triple, error) {
+	cfg := &s.rt.cfg
+	noFrame := algebra.Norm(cfg.Frame) < admissibility.NullNorm
+	if cfg.AdmissibilityMode == admissibility.Off && noFrame {
+		return cands, nil
+	}
+	region := "relation:" + rel
+	var scored []admissibility.Scored
+	if cfg.AdmissibilityMode == admissibility.Off {
+		scored = make([]admissibility.Scored, len(cands))
+		for i, c := range cands {
+			scored[i] = admissibility.Scored{Index: i, Label: c.Tail}
+		}
+	} else {
+		scored = admissibility.Score(asCandidates(cands), s.rt.blades[rel])
+	}
+	var attempts []admissibility.Attempt
+	var chosen []admissibility.Scored
+	switch cfg.AdmissibilityMode {
+	case admissibility.Threshold:
+		adm, rej := admissibility.CheckThreshold(scored, cfg.AdmissibilityThreshold)
+		chosen = adm
+		attempts = appendAttempts(attempts, rej, false)
+	case admissibility.Margin:
+		v := admissibility.CheckMargin(admissibility.Rank(scored), cfg.AdmissibilityMargin)
+		if !v.Admitted {
+			return nil, admissibility.Exhausted(region, step, appendAttempts(nil, v.Ranked, false))
+		}
+		chosen = []admissibility.Scored{*v.Top}
+		attempts = appendAttempts(attempts, v.Ranked[1:], false)
+	default:
+		chosen = scored
+	}
+	if noFrame {
+		return pick(cands, chosen), nilIfAny(region, step, chosen, attempts)
+	}
+	var out []knowledge.Triple
+	from := field.TermRotor(node)
+	for _, c := range chosen {
+		rv := admissibility.CheckRotor(algebra.TransitionRotor(from, field.TermRotor(c.Label)), f, cfg.Frame)
+		if !rv.Admitted {
+			attempts = append(attempts, admissibility.Attempt{Index: c.Index, Label: c.Label, Score: rv.Score, Rotor: true})
+			continue
+		}
+		out = append(out, cands[c.Index])
+	}
+	if len(out) == 0 {
+		return nil, admissibility.Exhausted(region, step, attempts)
+	}
+	return out, nil
+}
+
+func pick(cands []knowledge.Triple, chosen []admissibility.Scored) []knowledge.Triple {
+	out := make([]knowledge.Triple, len(chosen))
+	for i, c := range chosen {
+		out[i] = cands[c.Index]
+	}
+	return out
+}
+
+// nilIfAny is the exhaustion of a step that chose nothing, nil otherwise.
+func nilIfAny(region string, step int, chosen []admissibility.Scored, attempts []admissibility.Attempt) error {
+	if len(chosen) > 0 {
+		return nil
+	}
+	return admissibility.Exhausted(region, step, attempts)
+}
+
+// asCandidates embeds each candidate tail; the candidate index is its
+// position, the tie-break of the margin ranking.
+func asCandidates(cands []knowledge.Triple) []admissibility.Candidate {
+	out := make([]admissibility.Candidate, len(cands))
+	for i, c := range cands {
+		out[i] = admissibility.Candidate{Index: i, Label: c.Tail, Versor: field.TermRotor(c.Tail)}
+	}
+	return out
+}
+
+func appendAttempts(dst []admissibility.Attempt, scored []admissibility.Scored, rotor bool) []admissibility.Attempt {
+	for _, s := range scored {
+		dst = append(dst, admissibility.Attempt{Index: s.Index, Label: s.Label, Score: s.Score, Rotor: rotor})
+	}
+	return dst
+}
