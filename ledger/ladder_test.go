@@ -160,8 +160,12 @@ func TestGateFailureStaysReasoningCapable(t *testing.T) {
 		want   string
 	}{
 		{"no claim", func(f *Facts) { f.Registry = reviewers.Empty() }, ReasonNoClaim},
-		{"broken registry", func(f *Facts) { f.Registry, f.RegistryError = reviewers.Empty(), "reviewer registry YAML parse error: x" }, "reviewer registry YAML parse error"},
-		{"drift", func(f *Facts) { f.Results[eval.LaneInferenceClosure][SplitHoldout] = LaneEvidence{Metrics: inferenceMetrics(99)} }, ReasonReplayDrift},
+		{"broken registry", func(f *Facts) {
+			f.Registry, f.RegistryError = reviewers.Empty(), "reviewer registry YAML parse error: x"
+		}, "reviewer registry YAML parse error"},
+		{"drift", func(f *Facts) {
+			f.Results[eval.LaneInferenceClosure][SplitHoldout] = LaneEvidence{Metrics: inferenceMetrics(99)}
+		}, ReasonReplayDrift},
 		{"missing result", func(f *Facts) { delete(f.Results, eval.LaneFabricationControl) }, "has no results"},
 		{"lane undeclared", func(f *Facts) { f.Domain.Lanes = f.Domain.Lanes[:1] }, "lanes not attached"},
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 func rp(n, d int64) *eval.Rate { return &eval.Rate{Num: n, Den: d} }
-func ip(v int64) *int64       { return &v }
-func bp(v bool) *bool         { return &v }
+func ip(v int64) *int64        { return &v }
+func bp(v bool) *bool          { return &v }
 
 func inferenceMetrics(pass int64) eval.Metrics {
 	return eval.Metrics{CaseCount: ip(100), AllPassRate: rp(pass, 100), ReplayDeterminism: rp(1, 1), OverallPass: bp(pass >= 95)}
