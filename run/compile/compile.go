@@ -1,0 +1,160 @@
+package compile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"formation/artifact"
+)
+
+// Compile turns the course's YAML bytes into its plan. The bytes must be the
+// ones the Course names (their SHA-256 is course.CourseSHA256) and must agree
+// with its course_id, template and bundle digest.
+func Compile(course artifact.Course, yamlBytes []byte) (artifact.FormationPlan, error) {
+	sum := sha256.Sum256(yamlBytes)
+	if got := hex.EncodeToString(sum[:]); got != course.CourseSHA256 {
+		return artifact.FormationPlan{}, errorf(KindCourseDigest, "", "the YAML hashes to %s, the course names %s", got, course.CourseSHA256)
+	}
+	body, err := parse(yamlBytes)
+	if err != nil {
+		return artifact.FormationPlan{}, err
+	}
+	t, err := header(body, course)
+	if err != nil {
+		return artifact.FormationPlan{}, err
+	}
+	p := newPlan()
+	if err := t.compile(body, p); err != nil {
+		return artifact.FormationPlan{}, err
+	}
+	steps := p.steps()
+	digest, err := artifact.PlanDigest(course.CourseID, course.CourseSHA256, steps)
+	if err != nil {
+		return artifact.FormationPlan{}, &Error{Kind: KindPlanDigest, Msg: err.Error()}
+	}
+	return artifact.FormationPlan{
+		CourseID:      course.CourseID,
+		CourseSHA256:  course.CourseSHA256,
+		Steps:         steps,
+		PlanSHA256:    digest,
+		SchemaVersion: artifact.SchemaVersion,
+	}, nil
+}
+
+// parse reads exactly one YAML document holding a mapping. yaml.v3 refuses
+// duplicate keys while decoding into a map.
+func parse(b []byte) (body map[string]any, err error) {
+	// The parser is third-party code fed untrusted bytes; a panic inside it
+	// must surface as a refusal of the input, never crash the stage.
+	defer func() {
+		if r := recover(); r != nil {
+			body, err = nil, errorf(KindYAML, "", "the YAML parser failed: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errorf(KindYAML, "", "empty document")
+		}
+		return nil, errorf(KindYAML, "", "%v", err)
+	}
+	var extra any
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errorf(KindYAML, "", "a course is one YAML document; found more (%v)", err)
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, errorf(KindWrongType, "$", "course body must be a mapping, got %s", typeName(doc))
+	}
+	return m, nil
+}
+
+// header checks the keys every template writes and picks the compiler.
+func header(body map[string]any, course artifact.Course) (template, error) {
+	if _, ok := body["template_id"]; !ok {
+		return template{}, errorf(KindMissingKey, "$", "missing key %q", "template_id")
+	}
+	id, err := text(body, "$", "template_id")
+	if err != nil {
+		return template{}, err
+	}
+	t, ok := lookup(id)
+	if !ok {
+		return template{}, errorf(KindUnknownTemplate, "$.template_id", "no compiler for template %q", id)
+	}
+	if err := fields(body, "$", t.keys()...); err != nil {
+		return template{}, err
+	}
+	for _, c := range []struct{ key, want string }{
+		{"template_id", course.TemplateID},
+		{"template_version", course.TemplateVersion},
+		{"template_version", t.version},
+		{"course_id", course.CourseID},
+		{"source_bundle_sha", course.SourceBundleSHA},
+		{"paradigm", t.paradigm},
+	} {
+		got, err := str(body, "$", c.key)
+		if err != nil {
+			return template{}, err
+		}
+		if got != c.want {
+			return template{}, errorf(KindHeader, child("$", c.key), "%q, expected %q", got, c.want)
+		}
+	}
+	subjectID, err := subject(body)
+	if err != nil {
+		return template{}, err
+	}
+	if want := fmt.Sprintf("course.%s.%s.%s", subjectID, t.id, t.version); course.CourseID != want {
+		return template{}, errorf(KindHeader, "$.course_id", "%q does not name subject %q under %s %s", course.CourseID, subjectID, t.id, t.version)
+	}
+	return t, invariants(body)
+}
+
+// subject checks the subject block and returns its id.
+func subject(body map[string]any) (string, error) {
+	m, err := object(body["subject"], "$.subject", "subject_id", "title", "target_depth",
+		"requires_courses", "anti_requisites", "identity_axis_constraints")
+	if err != nil {
+		return "", err
+	}
+	id, err := text(m, "$.subject", "subject_id")
+	if err != nil {
+		return "", err
+	}
+	for _, k := range []string{"title", "target_depth"} {
+		if _, err := str(m, "$.subject", k); err != nil {
+			return "", err
+		}
+	}
+	for _, k := range []string{"requires_courses", "anti_requisites", "identity_axis_constraints"} {
+		if _, err := stringList(m, "$.subject", k); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
+}
+
+// invariants checks the substrate_invariants block's shape. Its values are
+// the runtime's business (the run stage enforces the versor bound itself).
+func invariants(body map[string]any) error {
+	const path = "$.substrate_invariants"
+	m, err := object(body["substrate_invariants"], path, "max_versor_condition", "normalization_forbidden_sites", "exact_recall_required")
+	if err != nil {
+		return err
+	}
+	for _, k := range []string{"max_versor_condition", "exact_recall_required"} {
+		if _, err := text(m, path, k); err != nil {
+			return err
+		}
+	}
+	_, err = stringList(m, path, "normalization_forbidden_sites")
+	return err
+}
