@@ -107,6 +107,7 @@ func (o *Overlay) Assess(c Claim, turn int) Assessment {
 func (o *Overlay) assessPositive(c Claim) Assessment {
 	if counter, ok := o.base.Counter(c.Key); ok {
 		o.counters[c.Key] = epistemic.Contested
+		o.opposed(c) // an earlier denial sided with the counter-claim
 		return o.contradiction(c, counter)
 	}
 	if t, ok := o.base.Triple(c.Key); ok {
@@ -129,6 +130,7 @@ func (o *Overlay) assessPositive(c Claim) Assessment {
 func (o *Overlay) assessNegated(c Claim) Assessment {
 	if t, ok := o.base.Triple(c.Key); ok {
 		o.triples[c.Key] = epistemic.Contested
+		o.opposed(c) // an earlier assertion sided with the held triple
 		return o.contradiction(c, t.WithStatus(epistemic.Contested))
 	}
 	if counter, ok := o.base.Counter(c.Key); ok {
@@ -156,7 +158,8 @@ func (o *Overlay) counterStatus(t Triple) epistemic.Status {
 }
 
 // opposed reports whether the session asserted the opposite polarity of c's
-// triple earlier; if so that earlier assertion becomes Contested.
+// triple earlier; if so that earlier assertion becomes Contested (it is on
+// the other side of the contradiction).
 func (o *Overlay) opposed(c Claim) bool {
 	i, ok := o.byClaim[Claim{Key: c.Key, Negated: !c.Negated}]
 	if !ok {

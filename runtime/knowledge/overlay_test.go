@@ -73,6 +73,16 @@ func TestNegationContestsHeldTriple(t *testing.T) {
 	if a.Verdict != Contradicted {
 		t.Fatalf("a contested triple still confirms: %+v", a)
 	}
+	// An earlier agreement with a triple is on the triple's side when it is
+	// later denied.
+	o = NewOverlay(k)
+	o.Assess(Claim{Key: Key{"light", "reveals", "truth"}}, 0)
+	o.Assess(Claim{Key: Key{"light", "reveals", "truth"}, Negated: true}, 1)
+	for _, as := range o.Assertions() {
+		if as.Status != epistemic.Contested {
+			t.Fatalf("assertion %+v not contested", as)
+		}
+	}
 }
 
 // Rule 3: a session contradicting its own earlier assertion contests both.
