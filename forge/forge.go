@@ -64,18 +64,26 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		sources:  &sourceChecker{ctx: ctx, allow: cfg.Allowlist, spans: cfg.SpanChecker, memo: map[spanKey]*rejection{}},
 	}
 	vts := artifact.ValidatedTripleSet{SubjectID: subjectID, SchemaVersion: artifact.SchemaVersion}
-	var err error
-	if vts.Relations, vts.Quarantined, err = v.triples(KindRelation, smelted.Relations); err != nil {
-		return Result{}, err
+	// Hints come last: they may only name terms validated before them.
+	steps := []func() error{
+		func() (err error) {
+			vts.Relations, vts.Quarantined, err = v.triples(KindRelation, smelted.Relations)
+			return
+		},
+		func() (err error) { vts.Counters, _, err = v.triples(KindCounter, smelted.Counters); return },
+		func() (err error) { vts.Concepts, err = v.concepts(smelted.Concepts); return },
+		func() (err error) {
+			vts.OrderingHints, err = v.hints(smelted.OrderingHints, knownTerms(vts, cfg.Existing))
+			return
+		},
 	}
-	if vts.Counters, _, err = v.triples(KindCounter, smelted.Counters); err != nil {
-		return Result{}, err
-	}
-	if vts.Concepts, err = v.concepts(smelted.Concepts); err != nil {
-		return Result{}, err
-	}
-	if vts.OrderingHints, err = v.hints(smelted.OrderingHints, knownTerms(vts, cfg.Existing)); err != nil {
-		return Result{}, err
+	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return Result{}, fmt.Errorf("forge: %w", err)
+		}
+		if err := step(); err != nil {
+			return Result{}, err
+		}
 	}
 	slices.SortFunc(v.findings, Finding.compare)
 	if v.findings == nil {

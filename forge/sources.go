@@ -216,12 +216,22 @@ func (c *sourceChecker) bytes(ref artifact.SourceRef) (*rejection, error) {
 	return fail, nil
 }
 
+// effectiveTier is the tier a citation counts with: its source's allow-list
+// tier, except that a citation cut from LLM output (an llm_ideation adapter)
+// is tier llm whatever the allow-list says.
+func effectiveTier(ref artifact.SourceRef, allow Allowlist) string {
+	if artifact.IsLLMAdapter(ref.Adapter) {
+		return artifact.TierLLM
+	}
+	return allow.TierOf(ref.SourceSHA)
+}
+
 // corroborated is R5: one primary source, or two distinct secondary ones.
-// LLM-tier sources never count.
+// LLM-tier citations never count.
 func corroborated(refs []artifact.SourceRef, allow Allowlist) bool {
 	var secondary []string
 	for _, ref := range refs {
-		switch allow.TierOf(ref.SourceSHA) {
+		switch effectiveTier(ref, allow) {
 		case artifact.TierPrimary:
 			return true
 		case artifact.TierSecondary:

@@ -196,7 +196,7 @@ func (v *validation) judgeTriple(kind string, g *tripleGroup, refs []artifact.So
 func insufficientDetail(refs []artifact.SourceRef, allow Allowlist) string {
 	tiers := map[string]map[string]bool{}
 	for _, r := range refs {
-		t := allow.TierOf(r.SourceSHA)
+		t := effectiveTier(r, allow)
 		if tiers[t] == nil {
 			tiers[t] = map[string]bool{}
 		}
