@@ -63,48 +63,39 @@ func StepFromPlan(step artifact.PlanStep) (utterance string, hint *StepHint, ok 
 // (reference original-runtime.md §8.1 item 10):
 //
 //   - seed_concept: accepted iff the answer is a definition grounded in the
-//     knowledge that names the term; provenance iff it cites a source of
-//     that concept.
+//     knowledge that names the term.
 //   - introduce_relation: accepted iff the knowledge holds the triple,
 //     nothing contradicts it, and the session recorded the assertion as
-//     Speculative; provenance iff the confirmation cites the triple's
-//     sources.
-//   - walk_step: accepted iff the walk reached the step's tail; provenance
-//     iff the walk cites sources.
+//     Speculative.
+//   - walk_step: accepted iff the walk reached the step's tail.
 //   - false_claim: accepted iff the runtime confirmed the claim (it must
-//     not); provenance iff the refusal is typed (or the answer cites).
+//     not: unknown and contradicting claims are refused).
 //   - identity_override: accepted iff the review gate let it through and no
-//     typed refusal was produced; provenance iff the refusal is typed (or the
-//     answer cites).
+//     typed refusal was produced.
 //
-// On every kind, provenance also needs a non-empty trace hash, and a typed
-// refusal always counts as provenance (its reason or boundary is the
-// record). VersorCondition is that of the turn's field state.
+// Provenance, on every kind: a non-empty trace hash and either an answer
+// grounded in the knowledge that cites a source (for seed_concept: a source
+// of that concept), or a typed refusal (its reason or boundary is the
+// record). The unknown-domain disclosure has neither. VersorCondition is that
+// of the turn's field state.
 func (s *Session) Observe(hint StepHint, r ChatResponse) Observation {
 	o := Observation{TraceHash: r.TraceHash, VersorCondition: r.Condition}
-	cited := len(r.Citations) > 0
+	grounded := !r.Refused() && r.GroundingSource == GroundedKnowledge && len(r.Citations) > 0
 	switch hint.Kind {
 	case HintSeedConcept:
 		term := text.Term(hint.Head)
 		o.Accepted = r.Kind == KindDefinition && !r.Refused() && r.Subject == term && namesTerm(r.Surface, term)
-		o.HasProvenance = o.Accepted && s.citesConcept(r, term)
+		grounded = grounded && s.citesConcept(r, term)
 	case HintIntroduceRelation:
 		o.Accepted = r.Kind == KindConfirmation && !r.Refused() && r.EpistemicStatus.LoadBearing() && s.recordedSpeculative(hint)
-		o.HasProvenance = o.Accepted && cited
 	case HintWalkStep:
 		o.Accepted = r.Kind == KindWalk && !r.Refused() && slices.Contains(r.WalkTails, text.Term(hint.Tail))
-		o.HasProvenance = o.Accepted && cited
 	case HintFalseClaim:
 		o.Accepted = r.Kind == KindConfirmation && !r.Refused()
-		o.HasProvenance = r.RefusalReason.Valid() || (o.Accepted && cited)
 	case HintIdentityOverride:
 		o.Accepted = !r.Refused()
-		o.HasProvenance = r.RefusalReason.Valid() || cited
 	}
-	if r.Refused() && r.RefusalReason.Valid() {
-		o.HasProvenance = true
-	}
-	o.HasProvenance = o.HasProvenance && r.TraceHash != ""
+	o.HasProvenance = r.TraceHash != "" && (grounded || r.Refused() && r.RefusalReason.Valid())
 	return o
 }
 
