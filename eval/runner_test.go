@@ -245,7 +245,7 @@ func TestUnresolvedCitationIsNotGrounded(t *testing.T) {
 func TestRunFailsClosed(t *testing.T) {
 	w := newWorld(t)
 	for lane, want := range map[string]string{
-		"not_a_lane":               "has no registered shape — introduce via ADR amendment",
+		"not_a_lane":              "has no registered shape — introduce via ADR amendment",
 		LaneElementaryMathematics: "has no runner in this project",
 	} {
 		_, err := Run(context.Background(), w.spec(lane, nil))
