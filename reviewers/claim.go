@@ -3,22 +3,22 @@ package reviewers
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
 	"formation/canon"
+	"formation/promote"
 )
 
 // ClaimPayloadType is the DSSE payloadType of a signed claim.
 const ClaimPayloadType = "application/vnd.formation.audit-passed-claim+json"
 
 // Envelope is a DSSE envelope (field names as in the DSSE specification).
+// It mirrors promote.Envelope with YAML tags, since a claim's envelope is
+// written inside reviewers.yaml; the encoding and the PAE are promote's.
 type Envelope struct {
 	PayloadType string      `json:"payloadType" yaml:"payloadType"`
 	Payload     string      `json:"payload" yaml:"payload"` // standard base64
@@ -37,11 +37,9 @@ func (e Envelope) clone() Envelope {
 	return e
 }
 
-// KeyID names a public key: the lowercase hex SHA-256 of its 32 bytes.
-func KeyID(pub ed25519.PublicKey) string {
-	sum := sha256.Sum256(pub)
-	return hex.EncodeToString(sum[:])
-}
+// KeyID names a public key: the lowercase hex SHA-256 of its 32 bytes, as
+// promote names curator keys.
+func KeyID(pub ed25519.PublicKey) string { return promote.KeyID(pub) }
 
 // claimBody is what a claim signature covers: every claim field but the
 // signature, in canonical JSON.
@@ -67,20 +65,6 @@ func ClaimPayload(c Claim) ([]byte, error) {
 	return b, nil
 }
 
-// PAE is DSSE's pre-authentication encoding, the bytes actually signed.
-func PAE(payloadType string, payload []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("DSSEv1 ")
-	b.WriteString(strconv.Itoa(len(payloadType)))
-	b.WriteByte(' ')
-	b.WriteString(payloadType)
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(len(payload)))
-	b.WriteByte(' ')
-	b.Write(payload)
-	return b.Bytes()
-}
-
 // SignClaim returns c with a DSSE envelope signed by key. The caller names
 // the signer in c.SignedBy; the key must be that reviewer's.
 func SignClaim(c Claim, key ed25519.PrivateKey) (Claim, error) {
@@ -92,7 +76,7 @@ func SignClaim(c Claim, key ed25519.PrivateKey) (Claim, error) {
 	if !ok || len(key) != ed25519.PrivateKeySize {
 		return Claim{}, errors.New("reviewers: sign claim: not an ed25519 private key")
 	}
-	sig := ed25519.Sign(key, PAE(ClaimPayloadType, payload))
+	sig := ed25519.Sign(key, promote.PAE(ClaimPayloadType, payload))
 	c.Signature = &Envelope{
 		PayloadType: ClaimPayloadType,
 		Payload:     base64.StdEncoding.EncodeToString(payload),
@@ -128,7 +112,7 @@ func (r *Registry) VerifyClaim(c Claim) error {
 	if !bytes.Equal(signed, want) {
 		return errf("claim fields differ from the signed payload (changed after signing)")
 	}
-	pae := PAE(env.PayloadType, signed)
+	pae := promote.PAE(env.PayloadType, signed)
 	kid := KeyID(signer.PublicKey)
 	for _, s := range env.Signatures {
 		if s.KeyID != "" && s.KeyID != kid {

@@ -4,8 +4,12 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"formation/promote"
 )
 
 type testSigner struct {
@@ -231,5 +235,40 @@ func TestParsePrivateKeyForms(t *testing.T) {
 	}
 	if _, err := ParsePrivateKey([]byte("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")); err == nil {
 		t.Fatal("public key PEM accepted as private")
+	}
+}
+
+// A key written by promote's keygen signs claims, and its public half is
+// the registry's public_key.
+func TestPromoteKeyFileSigns(t *testing.T) {
+	k, err := promote.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "reviewer.key")
+	if err := promote.WriteKeyFiles(path, k, "demo"); err != nil {
+		t.Fatal(err)
+	}
+	priv, err := LoadPrivateKey(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !priv.Public().(ed25519.PublicKey).Equal(k.Public) {
+		t.Fatal("derived key differs from the key file's")
+	}
+	s := testSigner{"demo", priv}
+	r, _ := renderParse(t, []Reviewer{s.reviewer()}, []Claim{signedClaim(t, s)})
+	c, _ := r.ClaimFor("example")
+	if err := r.VerifyClaim(c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Signature.Signatures[0].KeyID != k.KeyID {
+		t.Fatal("key id differs from promote's")
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadPrivateKey(path); err == nil {
+		t.Fatal("a world-readable key file was accepted")
 	}
 }
