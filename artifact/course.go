@@ -2,15 +2,18 @@ package artifact
 
 // Course is the output of compose. The YAML itself is stored as its own
 // object; since objects are addressed by SHA-256, its object digest is
-// CourseSHA256.
+// CourseSHA256. ValidatedSetObject (this design's extension) is the object
+// digest of the ValidatedTripleSet the course was composed from, whose
+// compose projection is ValidatedSetSHA.
 type Course struct {
-	CourseID        string `json:"course_id"`
-	CourseSHA256    string `json:"course_sha256"`
-	SourceBundleSHA string `json:"source_bundle_sha"`
-	ValidatedSetSHA string `json:"validated_set_sha"`
-	TemplateID      string `json:"template_id"`
-	TemplateVersion string `json:"template_version"`
-	SchemaVersion   string `json:"schema_version"`
+	CourseID           string `json:"course_id"`
+	CourseSHA256       string `json:"course_sha256"`
+	SourceBundleSHA    string `json:"source_bundle_sha"`
+	ValidatedSetSHA    string `json:"validated_set_sha"`
+	TemplateID         string `json:"template_id"`
+	TemplateVersion    string `json:"template_version"`
+	SchemaVersion      string `json:"schema_version"`
+	ValidatedSetObject string `json:"validated_set_object,omitempty"`
 }
 
 // Plan step types.
@@ -64,6 +67,20 @@ type RunOutput struct {
 	Halted        bool         `json:"halted"`
 	HaltStepIndex int          `json:"halt_step_index"`
 	HaltReason    string       `json:"halt_reason"`
+}
+
+// RunRecord is the output of the run stage: the compiled plan (by object
+// digest and plan_sha256), both passes over it, and the TurnEvents of every
+// step of each pass (canonical JSON objects, in step order).
+type RunRecord struct {
+	CourseID      string      `json:"course_id"`
+	CourseObject  string      `json:"course_object"`
+	CourseSHA256  string      `json:"course_sha256"`
+	PlanObject    string      `json:"plan_object"`
+	PlanSHA256    string      `json:"plan_sha256"`
+	Runs          []RunOutput `json:"runs"`
+	Events        [][]any     `json:"events"`
+	SchemaVersion string      `json:"schema_version"`
 }
 
 // GateMeasurement is one ratification gate's verdict.
