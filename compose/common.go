@@ -1,8 +1,8 @@
 package compose
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"formation/artifact"
@@ -67,7 +67,13 @@ func (p cannedProbe) payload() map[string]any {
 
 // numbered formats the zero-padded ids of walks, probes, axes, states,
 // transitions and pairs ("walk_0007"; more digits from 10000 on).
-func numbered(prefix string, i int) string { return fmt.Sprintf("%s_%04d", prefix, i) }
+func numbered(prefix string, i int) string {
+	s := strconv.Itoa(i)
+	if len(s) < 4 {
+		s = "0000"[len(s):] + s
+	}
+	return prefix + "_" + s
+}
 
 // baseBody holds the keys every template writes.
 func baseBody(t template, spec artifact.SubjectSpec, bundleSHA string) map[string]any {

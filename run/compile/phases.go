@@ -272,8 +272,8 @@ func replay(body map[string]any, p *plan) error {
 
 func numbered(prefix string, i int) string {
 	s := strconv.Itoa(i)
-	for len(s) < 4 {
-		s = "0" + s
+	if len(s) < 4 {
+		s = "0000"[len(s):] + s
 	}
 	return prefix + "_" + s
 }
