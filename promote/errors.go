@@ -1,0 +1,69 @@
+package promote
+
+import (
+	"errors"
+	"fmt"
+
+	"formation/internal/exitcode"
+)
+
+// Error is every refusal of this package: a stable reason code, the exit
+// code it maps to (DESIGN.md §8) and a human detail.
+type Error struct {
+	Code   int
+	Reason string
+	Detail string
+}
+
+func (e *Error) Error() string {
+	if e.Detail == "" {
+		return "promote: " + e.Reason
+	}
+	return "promote: " + e.Reason + ": " + e.Detail
+}
+
+// Unwrap lets exitcode.Of find the exit code.
+func (e *Error) Unwrap() error { return exitcode.With(e.Code, errors.New(e.Reason)) }
+
+func refuse(code int, reason, format string, args ...any) *Error {
+	return &Error{Code: code, Reason: reason, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Reason codes of promote, keygen and envelope verification. README.md
+// documents each with its exit code.
+const (
+	ReasonInvalidDigest        = "invalid_digest"
+	ReasonReportNotFound       = "report_not_found"
+	ReasonCorruptObject        = "corrupt_object"
+	ReasonSealInvalid          = "seal_invalid"
+	ReasonUndecodableReport    = "undecodable_report"
+	ReasonNotRatified          = "not_ratified"
+	ReasonInvalidCourseID      = "invalid_course_id"
+	ReasonOtherReportPromoted  = "already_promoted_other_report"
+	ReasonSupersedeNotNewer    = "supersede_not_newer"
+	ReasonCourseNotFound       = "course_not_found"
+	ReasonUndecodableCourse    = "undecodable_course"
+	ReasonCourseMismatch       = "course_mismatch"
+	ReasonMissingPrerequisites = "missing_prerequisites"
+	ReasonVTSNotFound          = "validated_set_not_found"
+	ReasonUndecodableVTS       = "undecodable_validated_set"
+	ReasonVTSMismatch          = "validated_set_mismatch"
+	ReasonNotValidated         = "not_validated"
+	ReasonReviewIdentity       = "review_rejected_identity"
+	ReasonReviewEmpty          = "review_rejected_empty"
+	ReasonReviewIncoherent     = "review_incoherent"
+	ReasonPromotionInProgress  = "promotion_in_progress"
+	ReasonConcurrentChange     = "concurrent_change"
+	ReasonUndecodableState     = "undecodable_state"
+
+	ReasonKeyFileExists    = "key_file_exists"
+	ReasonKeyFileInvalid   = "key_file_invalid"
+	ReasonKeyFileExposed   = "key_file_permissions"
+	ReasonTrustedKeysBad   = "trusted_keys_invalid"
+	ReasonUntrustedKey     = "untrusted_key"
+	ReasonEnvelopeBad      = "envelope_malformed"
+	ReasonPayloadType      = "payload_type_mismatch"
+	ReasonNoSignatures     = "no_signatures"
+	ReasonSignatureInvalid = "signature_invalid"
+	ReasonStatementBad     = "statement_malformed"
+)
