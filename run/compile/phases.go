@@ -108,53 +108,60 @@ type walkShape struct{ kind, extra string }
 
 // readWalks reads m["walks"]: each walk has an id and at least one step.
 func readWalks(m map[string]any, path string, shape walkShape) ([]walk, error) {
-	walkKeys := []string{"walk_id", "steps"}
-	if shape.kind != "" {
-		walkKeys = append(walkKeys, "kind")
-	}
-	stepKeys := []string{"head", "relation", "tail"}
-	if shape.extra != "" {
-		stepKeys = append(stepKeys, shape.extra)
-	}
 	var walks []walk
 	err := entries(m, path, "walks", func(v any, path string) error {
-		w, err := object(v, path, walkKeys...)
-		if err != nil {
-			return err
-		}
-		if shape.kind != "" {
-			if err := exact(w, path, "kind", shape.kind); err != nil {
-				return err
-			}
-		}
-		var out walk
-		if out.id, err = text(w, path, "walk_id"); err != nil {
-			return err
-		}
-		err = entries(w, path, "steps", func(v any, path string) error {
-			s, err := object(v, path, stepKeys...)
-			if err != nil {
-				return err
-			}
-			e := walkEntry{path: path}
-			if e.t, err = tripleOf(s, path, "relation"); err != nil {
-				return err
-			}
-			if shape.extra != "" {
-				if e.extra, err = str(s, path, shape.extra); err != nil {
-					return err
-				}
-			}
-			out.steps = append(out.steps, e)
-			return nil
-		})
-		if err == nil && len(out.steps) == 0 {
-			err = errorf(KindUnusable, child(path, "steps"), "a walk needs at least one step")
-		}
-		walks = append(walks, out)
+		w, err := readWalk(v, path, shape)
+		walks = append(walks, w)
 		return err
 	})
 	return walks, err
+}
+
+func readWalk(v any, path string, shape walkShape) (walk, error) {
+	keys := []string{"walk_id", "steps"}
+	if shape.kind != "" {
+		keys = append(keys, "kind")
+	}
+	m, err := object(v, path, keys...)
+	if err != nil {
+		return walk{}, err
+	}
+	if shape.kind != "" {
+		if err := exact(m, path, "kind", shape.kind); err != nil {
+			return walk{}, err
+		}
+	}
+	var w walk
+	if w.id, err = text(m, path, "walk_id"); err != nil {
+		return w, err
+	}
+	err = entries(m, path, "steps", func(v any, path string) error {
+		e, err := readWalkStep(v, path, shape.extra)
+		w.steps = append(w.steps, e)
+		return err
+	})
+	if err == nil && len(w.steps) == 0 {
+		err = errorf(KindUnusable, child(path, "steps"), "a walk needs at least one step")
+	}
+	return w, err
+}
+
+// readWalkStep reads {head, relation, tail} and the template's extra field.
+func readWalkStep(v any, path, extra string) (walkEntry, error) {
+	keys := []string{"head", "relation", "tail"}
+	if extra != "" {
+		keys = append(keys, extra)
+	}
+	s, err := object(v, path, keys...)
+	if err != nil {
+		return walkEntry{}, err
+	}
+	e := walkEntry{path: path}
+	if e.t, err = tripleOf(s, path, "relation"); err != nil || extra == "" {
+		return e, err
+	}
+	e.extra, err = str(s, path, extra)
+	return e, err
 }
 
 // dependencies checks geometric_dependencies: each {from, to} must be the
