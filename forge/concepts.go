@@ -78,13 +78,11 @@ func groupConcepts(cs []artifact.ConceptCandidate) []*conceptGroup {
 func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.ConceptCandidate, error) {
 	out := []artifact.ConceptCandidate{}
 	for _, g := range groupConcepts(cs) {
-		key := keyJSON(g.term, g.definition)
-		lists, copies := make([][]artifact.SourceRef, len(g.members)), make([]string, len(g.members))
-		for i, m := range g.members {
-			lists[i], copies[i] = m.Sources, fmt.Sprintf("%q", m.CanonicalTerm)
-		}
-		v.noteMerged(KindConcept, key, copies, lists)
-		cand := artifact.ConceptCandidate{CanonicalTerm: g.term, Definition: g.definition, Sources: unionSources(lists...)}
+		key := func() string { return keyJSON(g.term, g.definition) }
+		refs := v.mergeCopies(KindConcept, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
+			return fmt.Sprintf("%q", g.members[i].CanonicalTerm), g.members[i].Sources
+		})
+		cand := artifact.ConceptCandidate{CanonicalTerm: g.term, Definition: g.definition, Sources: refs}
 		fail, res, err := v.judgeConcept(g, cand.Sources)
 		if err != nil {
 			return nil, err
@@ -94,7 +92,7 @@ func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.Concep
 			fail = &rejection{code: ReasonDuplicateTerm, detail: fmt.Sprintf("the term already has the definition %q (first in code-point order); dropped", kept)}
 		}
 		if fail != nil {
-			v.note(KindConcept, key, fail, res.allChecked)
+			v.note(KindConcept, key(), fail, res.allChecked)
 			continue
 		}
 		cand.State = artifact.StateValidated

@@ -88,19 +88,17 @@ func (v *validation) hints(hs []artifact.OrderingHint, known map[string]bool) ([
 	var kept []artifact.OrderingHint
 	var keptRes []sourceResult
 	for _, g := range groupHints(hs) {
-		key := keyJSON(g.before, g.after)
-		lists, copies := make([][]artifact.SourceRef, len(g.members)), make([]string, len(g.members))
-		for i, m := range g.members {
-			lists[i], copies[i] = m.Sources, fmt.Sprintf("(%q, %q)", m.Before, m.After)
-		}
-		v.noteMerged(KindOrderingHint, key, copies, lists)
-		h := artifact.OrderingHint{Before: g.before, After: g.after, Sources: unionSources(lists...)}
+		key := func() string { return keyJSON(g.before, g.after) }
+		refs := v.mergeCopies(KindOrderingHint, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
+			return fmt.Sprintf("(%q, %q)", g.members[i].Before, g.members[i].After), g.members[i].Sources
+		})
+		h := artifact.OrderingHint{Before: g.before, After: g.after, Sources: refs}
 		fail, res, err := v.judgeHint(g, h.Sources, known)
 		if err != nil {
 			return nil, err
 		}
 		if fail != nil {
-			v.note(KindOrderingHint, key, fail, res.allChecked)
+			v.note(KindOrderingHint, key(), fail, res.allChecked)
 			continue
 		}
 		kept = append(kept, h)
@@ -109,9 +107,9 @@ func (v *validation) hints(hs []artifact.OrderingHint, known map[string]bool) ([
 	cyclic := onCycle(kept)
 	out := make([]artifact.OrderingHint, 0, len(kept))
 	for i, h := range kept {
-		key := keyJSON(h.Before, h.After)
+		key := func() string { return keyJSON(h.Before, h.After) }
 		if cyclic[i] {
-			v.note(KindOrderingHint, key, &rejection{code: ReasonOrderingCycle, detail: "the hint lies on a cycle of ordering hints; every hint of the cycle is dropped"}, keptRes[i].allChecked)
+			v.note(KindOrderingHint, key(), &rejection{code: ReasonOrderingCycle, detail: "the hint lies on a cycle of ordering hints; every hint of the cycle is dropped"}, keptRes[i].allChecked)
 			continue
 		}
 		out = append(out, h)

@@ -121,7 +121,6 @@ func (c *sourceChecker) check(refs []artifact.SourceRef, required bool) (sourceR
 		}
 		return res, nil
 	}
-	var ranged []artifact.SourceRef
 	for _, ref := range refs {
 		entry, fail := c.admit(ref)
 		if fail != nil {
@@ -140,9 +139,11 @@ func (c *sourceChecker) check(refs []artifact.SourceRef, required bool) (sourceR
 			res.fail = fail
 			return res, nil
 		}
-		ranged = append(ranged, ref)
 	}
-	for _, ref := range ranged {
+	for _, ref := range refs {
+		if !hasAnyRange(ref) {
+			continue
+		}
 		fail, err := c.bytes(ref)
 		if err != nil || fail != nil {
 			res.fail = fail
@@ -202,15 +203,17 @@ func (c *sourceChecker) bytes(ref artifact.SourceRef) (*rejection, error) {
 	}
 	err := c.spans.Check(c.ctx, ref)
 	var fail *rejection
-	where := fmt.Sprintf("citation of %s in text %s [%d,%d)", ref.SourceSHA, ref.TextSHA, *ref.Start, *ref.End)
+	where := func() string {
+		return fmt.Sprintf("citation of %s in text %s [%d,%d)", ref.SourceSHA, ref.TextSHA, *ref.Start, *ref.End)
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, ErrSpanMismatch):
-		fail = &rejection{code: ReasonSpanMismatch, detail: where + ": " + err.Error()}
+		fail = &rejection{code: ReasonSpanMismatch, detail: where() + ": " + err.Error()}
 	case errors.Is(err, ErrSpanUnverifiable):
-		fail = &rejection{code: ReasonSpanUnverifiable, detail: where + ": " + err.Error()}
+		fail = &rejection{code: ReasonSpanUnverifiable, detail: where() + ": " + err.Error()}
 	default:
-		return nil, fmt.Errorf("forge: span check of %s: %w", where, err)
+		return nil, fmt.Errorf("forge: span check of %s: %w", where(), err)
 	}
 	c.memo[key] = fail
 	return fail, nil

@@ -55,7 +55,9 @@ func (m MemoryTexts) Check(ctx context.Context, ref artifact.SourceRef) error {
 		return fmt.Errorf("text %s: %w: no such object", ref.TextSHA, ErrSpanUnverifiable)
 	}
 	sum := sha256.Sum256(text)
-	if hex.EncodeToString(sum[:]) != ref.TextSHA {
+	var digest [2 * sha256.Size]byte
+	hex.Encode(digest[:], sum[:])
+	if string(digest[:]) != ref.TextSHA {
 		return fmt.Errorf("text %s: %w: object is corrupt", ref.TextSHA, ErrSpanUnverifiable)
 	}
 	start, end := *ref.Start, *ref.End

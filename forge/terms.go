@@ -32,10 +32,32 @@ func normalTerm(s string) (string, bool) {
 // separator. "No_Identity_Override", "no identity override" and
 // "no-identity-override" share a key.
 func identityKey(s string) string {
+	if isPlainKey(s) {
+		return s // the common case: a normalised head, tail or term
+	}
 	f := strings.FieldsFunc(relparse.Lower(s), func(r rune) bool {
 		return r == '_' || r == '-' || relparse.IsSpace(r)
 	})
 	return strings.Join(f, " ")
+}
+
+// isPlainKey reports whether s is already its own identity key: lower-case
+// ASCII words separated by single spaces, without '_' or '-'.
+func isPlainKey(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' && s[i-1] == ' ':
+			return false
+		case c == ' ', c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // identityScreen holds the screened terms by key.

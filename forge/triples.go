@@ -112,13 +112,26 @@ func compareCandidate(a, b artifact.RelationCandidate) int {
 	)
 }
 
-// noteMerged records every copy of a group after the first (in full-content
-// order), naming the copy as written and the digests it cited.
-func (v *validation) noteMerged(kind, key string, copies []string, cited [][]artifact.SourceRef) {
-	for i := 1; i < len(copies); i++ {
-		v.findings = append(v.findings, Finding{Kind: kind, Key: key, ReasonCode: ReasonDuplicateMerged,
-			Detail: fmt.Sprintf("copy %s citing %s merged into one of %d copies; citations unioned", copies[i], digestList(cited[i]), len(copies))})
+// mergeCopies unions the citations of a group's n copies and records every
+// copy after the first (in full-content order), naming it as written and the
+// digests it cited. member(i) gives copy i's label and citations; key is
+// only computed when a finding needs it.
+func (v *validation) mergeCopies(kind string, key func() string, n int, member func(int) (string, []artifact.SourceRef)) []artifact.SourceRef {
+	if n == 1 {
+		_, refs := member(0)
+		return unionSources(refs)
 	}
+	lists := make([][]artifact.SourceRef, n)
+	k := key()
+	for i := range n {
+		label, refs := member(i)
+		lists[i] = refs
+		if i > 0 {
+			v.findings = append(v.findings, Finding{Kind: kind, Key: k, ReasonCode: ReasonDuplicateMerged,
+				Detail: fmt.Sprintf("copy %s citing %s merged into one of %d copies; citations unioned", label, digestList(refs), n)})
+		}
+	}
+	return unionSources(lists...)
 }
 
 // digestList names the distinct digests of refs, escaping malformed ones.
@@ -139,31 +152,28 @@ func digestList(refs []artifact.SourceRef) string {
 func (v *validation) triples(kind string, cs []artifact.RelationCandidate) (ok, quarantined []artifact.RelationCandidate, err error) {
 	ok, quarantined = []artifact.RelationCandidate{}, []artifact.RelationCandidate{}
 	for _, g := range groupTriples(cs) {
-		key := tripleKey(g.key)
-		lists, copies := make([][]artifact.SourceRef, len(g.members)), make([]string, len(g.members))
-		for i, m := range g.members {
-			lists[i], copies[i] = m.Sources, tripleText(m.Triple())
-		}
-		v.noteMerged(kind, key, copies, lists)
-		cand := artifact.RelationCandidate{Head: g.key.Head, Relation: g.key.Relation, Tail: g.key.Tail, Sources: unionSources(lists...)}
-		fail, res, err := v.judgeTriple(kind, g, cand.Sources)
+		key := func() string { return tripleKey(g.key) }
+		refs := v.mergeCopies(kind, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
+			return tripleText(g.members[i].Triple()), g.members[i].Sources
+		})
+		cand := artifact.RelationCandidate{Head: g.key.Head, Relation: g.key.Relation, Tail: g.key.Tail, Sources: refs}
+		fail, res, err := v.judgeTriple(kind, g, refs)
 		if err != nil {
 			return nil, nil, err
 		}
-		switch {
-		case fail == nil:
+		if fail == nil {
 			cand.State = artifact.StateValidated
 			ok = append(ok, cand)
 			v.noteUnchecked(kind, key, res)
-		default:
-			v.note(kind, key, fail, res.allChecked)
-			// A relation equal to known knowledge is dropped, not
-			// quarantined: nothing about it is suspect. Counter-claims
-			// are reported through findings only.
-			if kind == KindRelation && fail.code != ReasonDuplicateExisting {
-				cand.State, cand.RejectionReason = artifact.StateQuarantined, fail.reason()
-				quarantined = append(quarantined, cand)
-			}
+			continue
+		}
+		v.note(kind, key(), fail, res.allChecked)
+		// A relation equal to known knowledge is dropped, not quarantined:
+		// nothing about it is suspect. Counter-claims are reported through
+		// findings only.
+		if kind == KindRelation && fail.code != ReasonDuplicateExisting {
+			cand.State, cand.RejectionReason = artifact.StateQuarantined, fail.reason()
+			quarantined = append(quarantined, cand)
 		}
 	}
 	slices.SortFunc(quarantined, compareCandidate)
@@ -208,10 +218,10 @@ func insufficientDetail(refs []artifact.SourceRef, allow Allowlist) string {
 
 // noteUnchecked records an accepted candidate whose curated citations had no
 // range to check.
-func (v *validation) noteUnchecked(kind, key string, res sourceResult) {
+func (v *validation) noteUnchecked(kind string, key func() string, res sourceResult) {
 	if len(res.unchecked) == 0 {
 		return
 	}
-	v.findings = append(v.findings, Finding{Kind: kind, Key: key, ReasonCode: ReasonSpanNotByteChecked,
+	v.findings = append(v.findings, Finding{Kind: kind, Key: key(), ReasonCode: ReasonSpanNotByteChecked,
 		Detail: "accepted; span not byte-checked for curated source(s) " + strings.Join(res.unchecked, ", ")})
 }
