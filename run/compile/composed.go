@@ -1,5 +1,8 @@
 package compile
 
+// compileComposedRelation: the definition mapping, plus one walk step per
+// composed relation (after the chain walks and any unchained relation) and a
+// false_claim probe per chain-break probe.
 func compileComposedRelation(body map[string]any, p *plan) error {
 	walkPhase, walkPath, err := definitionFront(body, p, "walks", "composed_relations")
 	if err != nil {

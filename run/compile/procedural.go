@@ -4,6 +4,9 @@ import (
 	"strconv"
 )
 
+// compileProcedural: concepts seed, relations introduce, the linear walk
+// walks them in order; transitions and states restate the chain and are
+// checked against it.
 func compileProcedural(body map[string]any, p *plan) error {
 	states, err := proceduralSeeds(body, p)
 	if err != nil {

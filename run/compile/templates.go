@@ -75,6 +75,9 @@ func definitionFront(body map[string]any, p *plan, walkKeys ...string) (map[stri
 	return m, path, nil
 }
 
+// compileDefinition: concepts seed, relations introduce, walks walk, counter
+// probes claim, prompt probes override, gates replay (the original mapping,
+// plus the counter probes it dropped).
 func compileDefinition(body map[string]any, p *plan) error {
 	if _, _, err := definitionFront(body, p, "walks"); err != nil {
 		return err
