@@ -1,0 +1,114 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"formation/artifact"
+	"formation/audit"
+	"formation/forge"
+	"formation/internal/exitcode"
+	"formation/stage"
+	"formation/store"
+)
+
+// Forge validates the subject's smelted candidates into a ValidatedTripleSet.
+func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, error) {
+	s, err := p.Subject(ctx, subject)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	smeltedDigest, err := p.Env.ResolveRef(ctx, subject, "smelt")
+	if err != nil {
+		return stage.Result{}, err
+	}
+	allowRaw, allowDigest, err := p.readSubjectFile(ctx, s, "allowlist.yaml")
+	if err != nil {
+		return stage.Result{}, err
+	}
+	allow, err := forge.LoadAllowlist(allowRaw)
+	if err != nil {
+		return stage.Result{}, exitcode.With(exitcode.Rejected, fmt.Errorf("forge: %s/allowlist.yaml: %w", subject, err))
+	}
+	loaded, err := p.loadPacks(ctx)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	existing, existingDigest, err := p.reviewedTriples(ctx)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	cfg := forge.Config{
+		Allowlist:     allow,
+		IdentityTerms: identityTerms(loaded.Manifold.AxisIDs(), loaded.Manifold.BoundaryIDs()),
+		Existing:      existing,
+		SpanChecker:   StoreTexts{Store: p.Env.Store},
+	}
+	spec := stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject,
+		Params: map[string]any{"identity_terms": cfg.IdentityTerms, "manifold": loaded.Manifold.Hash()},
+		Inputs: []string{smeltedDigest, allowDigest, existingDigest}}
+	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
+		smelted, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, spec, smeltedDigest)
+		if err != nil {
+			return stage.Output{}, err
+		}
+		res, err := forge.Validate(ctx, cfg, subject, smelted)
+		if err != nil {
+			if errors.Is(err, forge.ErrInvalidInput) {
+				return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "forge_input_rejected", Detail: err.Error()}
+			}
+			return stage.Output{}, err
+		}
+		p.logf("forge %s: %d concepts, %d relations, %d counters validated; %d quarantined; %d findings",
+			subject, len(res.VTS.Concepts), len(res.VTS.Relations), len(res.VTS.Counters), len(res.VTS.Quarantined), len(res.Findings))
+		return stage.Output{Artifact: res.VTS, Audit: findingRecords(res.Findings)}, nil
+	})
+}
+
+// findingRecords turns the forge's findings into audit records.
+func findingRecords(fs []forge.Finding) []audit.Record {
+	out := make([]audit.Record, 0, len(fs))
+	for _, f := range fs {
+		kind := audit.KindRejection
+		switch f.ReasonCode {
+		case forge.ReasonDuplicateMerged, forge.ReasonDuplicateExisting:
+			kind = audit.KindDrop
+		case forge.ReasonSpanNotByteChecked:
+			kind = audit.KindNote
+		}
+		out = append(out, audit.Record{Kind: kind, ReasonCode: f.ReasonCode, Key: f.Kind + " " + f.Key, Detail: f.Detail})
+	}
+	return out
+}
+
+func identityTerms(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// StoreTexts checks citation spans against the text objects in the store.
+type StoreTexts struct{ Store store.Store }
+
+// Check implements forge.SpanChecker.
+func (t StoreTexts) Check(ctx context.Context, ref artifact.SourceRef) error {
+	text, err := t.Store.Get(ctx, ref.TextSHA)
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrCorrupt):
+		return fmt.Errorf("%w: text object %s: %v", forge.ErrSpanUnverifiable, ref.TextSHA, err)
+	case err != nil:
+		return err
+	}
+	start, end := *ref.Start, *ref.End
+	if start < 0 || end > int64(len(text)) || start >= end {
+		return fmt.Errorf("%w: range [%d,%d) outside a text of %d bytes", forge.ErrSpanUnverifiable, start, end, len(text))
+	}
+	if !bytes.Equal(text[start:end], []byte(ref.Span)) {
+		return fmt.Errorf("%w: bytes [%d,%d) of %s are not the cited span", forge.ErrSpanMismatch, start, end, ref.TextSHA[:12])
+	}
+	return nil
+}

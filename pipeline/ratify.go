@@ -1,0 +1,205 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"formation/artifact"
+	"formation/audit"
+	"formation/internal/exitcode"
+	"formation/packs"
+	"formation/promote"
+	"formation/ratify"
+	"formation/run/compile"
+	"formation/stage"
+	"formation/store"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Ratify measures the gates on the subject's run record and stores the
+// sealed report. Gates that fail exit 3 with the report stored all the same.
+func (p *Pipeline) Ratify(ctx context.Context, subject string) (stage.Result, error) {
+	s, err := p.Subject(ctx, subject)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	issuedAt := s.IssuedAt
+	if p.IssuedAt != "" {
+		issuedAt = p.IssuedAt
+	}
+	if issuedAt == "" {
+		return stage.Result{}, exitcode.Newf(exitcode.Usage, "ratify %s: no issued_at: pass --issued-at or set it in subject.yaml (the clock is never used)", subject)
+	}
+	runDigest, err := p.Env.ResolveRef(ctx, subject, "run")
+	if err != nil {
+		return stage.Result{}, err
+	}
+	loaded, err := p.loadPacks(ctx)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	return p.ratifyRun(ctx, subject, runDigest, issuedAt, loaded)
+}
+
+func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest, issuedAt string, loaded *packs.Loaded) (stage.Result, error) {
+	index, indexDigest, err := promote.LoadIndex(ctx, p.Env.Store)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	if indexDigest == "" {
+		indexDigest = "none"
+	}
+	spec := stage.Spec{Stage: "ratify", Version: RatifyVersion, Subject: subject,
+		Params: map[string]any{"issued_at": issuedAt, "runtime": RuntimeVersion, "manifold": loaded.Manifold.Hash()},
+		Inputs: []string{runDigest, indexDigest}}
+	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
+		return p.ratifyCore(ctx, spec, runDigest, issuedAt, index, loaded)
+	})
+	if err != nil {
+		return res, err
+	}
+	return res, p.verdict(ctx, res.Output)
+}
+
+func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, issuedAt string, index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (stage.Output, error) {
+	rec, err := stage.Load[artifact.RunRecord](ctx, p.Env, spec, runDigest)
+	if err != nil {
+		return stage.Output{}, err
+	}
+	in, err := p.loadCourse(ctx, spec, rec.CourseObject)
+	if err != nil {
+		return stage.Output{}, err
+	}
+	if in.Plan.PlanSHA256 != rec.PlanSHA256 || len(rec.Runs) != 2 {
+		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
+			Detail: fmt.Sprintf("run record names plan %s, the course compiles to %s", rec.PlanSHA256, in.Plan.PlanSHA256)}
+	}
+	priorIndex, priors, err := p.priorCourses(ctx, index, in.Course.CourseID, loaded)
+	if err != nil {
+		return stage.Output{}, err
+	}
+	report, err := ratify.Ratify(ratify.Input{
+		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
+		CourseSHA256: in.Course.CourseSHA256, Plan: in.Plan, ValidatedSet: in.VTS,
+		FirstRun: rec.Runs[0], SecondRun: rec.Runs[1], Index: priorIndex, PriorCourses: priors, IssuedAt: issuedAt,
+	})
+	if err != nil {
+		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "ratify_input_rejected", Detail: err.Error()}
+	}
+	out := stage.Output{Artifact: report}
+	if !report.Ratified {
+		out.Audit = []audit.Record{{Kind: audit.KindHalt, ReasonCode: "gates_failed", Key: in.Course.CourseID,
+			Detail: strings.Join(report.FailureReasons, "; ")}}
+	}
+	p.logf("ratify %s: ratified=%v report %s", spec.Subject, report.Ratified, report.ReportSHA256[:12])
+	return out, nil
+}
+
+// verdict turns a stored report that did not ratify into exit 3.
+func (p *Pipeline) verdict(ctx context.Context, digest string) error {
+	raw, err := p.Env.Store.Get(ctx, digest)
+	if err != nil {
+		return err
+	}
+	rep, err := artifact.Decode[artifact.MasteryReport](raw)
+	if err != nil {
+		return exitcode.With(exitcode.Rejected, err)
+	}
+	if !rep.Ratified {
+		return exitcode.Newf(exitcode.GatesFailed, "ratify: gates failed: %s", strings.Join(rep.FailureReasons, "; "))
+	}
+	return nil
+}
+
+// priorCourses re-runs every mastered course (other than this one) through
+// the current runtime and reports whether it still passes its behavioural
+// gates: ratify's G2 is regression of behaviour, not byte identity.
+func (p *Pipeline) priorCourses(ctx context.Context, index artifact.MasteredCoursesIndex, courseID string, loaded *packs.Loaded) (artifact.MasteredCoursesIndex, []ratify.PriorCourse, error) {
+	others := artifact.MasteredCoursesIndex{Entries: []artifact.MasteredCourseEntry{}, SchemaVersion: index.SchemaVersion}
+	priors := []ratify.PriorCourse{}
+	for _, e := range index.Entries {
+		if e.CourseID == courseID {
+			continue // a newer report of the same course supersedes, it does not regress against itself
+		}
+		verdict, err := p.rerun(ctx, e, loaded)
+		if err != nil {
+			return others, nil, err
+		}
+		others.Entries = append(others.Entries, e)
+		priors = append(priors, verdict)
+	}
+	return others, priors, nil
+}
+
+func (p *Pipeline) rerun(ctx context.Context, e artifact.MasteredCourseEntry, loaded *packs.Loaded) (ratify.PriorCourse, error) {
+	v := ratify.PriorCourse{CourseID: e.CourseID, FailedGates: []string{}}
+	yamlBytes, err := p.Env.Store.Get(ctx, e.CourseSHA256)
+	if err != nil {
+		return v, fmt.Errorf("G2: course %s: %w", e.CourseID, err)
+	}
+	course, err := courseFromYAML(yamlBytes, e)
+	if err != nil {
+		return v, err
+	}
+	vtsRef, _, err := p.Env.Store.GetRef(ctx, promote.ValidatedRef(e.ValidatedSetSHA))
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return v, exitcode.Newf(exitcode.NotFound, "G2: course %s: its validated set %s is not in the store", e.CourseID, e.ValidatedSetSHA)
+		}
+		return v, err
+	}
+	raw, err := p.Env.Store.Get(ctx, strings.TrimSpace(string(vtsRef)))
+	if err != nil {
+		return v, err
+	}
+	vts, err := artifact.Decode[artifact.ValidatedTripleSet](raw)
+	if err != nil {
+		return v, exitcode.With(exitcode.Rejected, err)
+	}
+	plan, err := compile.Compile(course, yamlBytes)
+	if err != nil {
+		return v, exitcode.With(exitcode.Rejected, fmt.Errorf("G2: course %s: %w", e.CourseID, err))
+	}
+	passes, err := DrivePlan(ctx, plan, vts, loaded, nil)
+	if err != nil {
+		return v, err
+	}
+	rep, err := ratify.Ratify(ratify.Input{CourseID: course.CourseID, SourceBundleSHA: course.SourceBundleSHA,
+		ValidatedSetSHA: e.ValidatedSetSHA, CourseSHA256: e.CourseSHA256, Plan: plan, ValidatedSet: vts,
+		FirstRun: passes[0].Output, SecondRun: passes[1].Output,
+		Index:        artifact.MasteredCoursesIndex{Entries: []artifact.MasteredCourseEntry{}, SchemaVersion: artifact.SchemaVersion},
+		PriorCourses: []ratify.PriorCourse{}, IssuedAt: e.IssuedAt})
+	if err != nil {
+		return v, exitcode.With(exitcode.Rejected, fmt.Errorf("G2: course %s: %w", e.CourseID, err))
+	}
+	v.Passed = rep.Ratified
+	for _, g := range rep.Gates {
+		if !g.Passed {
+			v.FailedGates = append(v.FailedGates, g.Name)
+		}
+	}
+	return v, nil
+}
+
+// courseFromYAML rebuilds a promoted course's record from its YAML header;
+// compile checks that the header and the record agree.
+func courseFromYAML(b []byte, e artifact.MasteredCourseEntry) (artifact.Course, error) {
+	var head struct {
+		CourseID        string `yaml:"course_id"`
+		TemplateID      string `yaml:"template_id"`
+		TemplateVersion string `yaml:"template_version"`
+		SourceBundleSHA string `yaml:"source_bundle_sha"`
+	}
+	if err := yaml.Unmarshal(b, &head); err != nil {
+		return artifact.Course{}, exitcode.With(exitcode.Rejected, fmt.Errorf("G2: course %s: %w", e.CourseID, err))
+	}
+	if head.CourseID != e.CourseID {
+		return artifact.Course{}, exitcode.Newf(exitcode.Rejected, "G2: index names course %s, its YAML says %s", e.CourseID, head.CourseID)
+	}
+	return artifact.Course{CourseID: head.CourseID, CourseSHA256: e.CourseSHA256, SourceBundleSHA: head.SourceBundleSHA,
+		ValidatedSetSHA: e.ValidatedSetSHA, TemplateID: head.TemplateID, TemplateVersion: head.TemplateVersion,
+		SchemaVersion: artifact.SchemaVersion}, nil
+}

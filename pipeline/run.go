@@ -1,0 +1,231 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"formation/artifact"
+	"formation/audit"
+	"formation/internal/exitcode"
+	"formation/packs"
+	"formation/run"
+	"formation/run/compile"
+	"formation/runtime"
+	"formation/runtime/field"
+	"formation/runtime/knowledge"
+	"formation/runtime/trace"
+	"formation/stage"
+)
+
+// RuntimeVersion names the runtime's behaviour for the run stage's cache:
+// bump it with any change to how turns are answered.
+const RuntimeVersion = "1"
+
+// Run compiles the subject's course and drives the plan twice through the
+// runtime. A run that halts on closure is stored as evidence, audited, and
+// exits 65.
+func (p *Pipeline) Run(ctx context.Context, subject string) (stage.Result, error) {
+	if err := checkSubject(subject); err != nil {
+		return stage.Result{}, err
+	}
+	courseDigest, err := p.Env.ResolveRef(ctx, subject, "compose")
+	if err != nil {
+		return stage.Result{}, err
+	}
+	loaded, err := p.loadPacks(ctx)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	return p.runCourse(ctx, subject, courseDigest, loaded)
+}
+
+func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, loaded *packs.Loaded) (stage.Result, error) {
+	spec := stage.Spec{Stage: "run", Version: RunVersion, Subject: subject,
+		Params: map[string]any{"runtime": RuntimeVersion, "safety_pack": loaded.Safety.PackID, "manifold": loaded.Manifold.Hash()},
+		Inputs: []string{courseDigest}}
+	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
+		rec, err := p.runCore(ctx, spec, courseDigest, loaded)
+		if err != nil {
+			return stage.Output{}, err
+		}
+		out := stage.Output{Artifact: rec}
+		for i, r := range rec.Runs {
+			if r.Halted {
+				out.Audit = append(out.Audit, audit.Record{Kind: audit.KindHalt, ReasonCode: "versor_closure",
+					Key: fmt.Sprintf("pass %d step %d", i+1, r.HaltStepIndex), Detail: r.HaltReason})
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return res, err
+	}
+	return res, p.haltedRun(ctx, res.Output)
+}
+
+// haltedRun turns a stored run record that halted into exit 65.
+func (p *Pipeline) haltedRun(ctx context.Context, digest string) error {
+	raw, err := p.Env.Store.Get(ctx, digest)
+	if err != nil {
+		return err
+	}
+	rec, err := artifact.Decode[artifact.RunRecord](raw)
+	if err != nil {
+		return exitcode.With(exitcode.Rejected, err)
+	}
+	for _, r := range rec.Runs {
+		if r.Halted {
+			return exitcode.Newf(exitcode.Rejected, "run: hard halt at step %d: %s", r.HaltStepIndex, r.HaltReason)
+		}
+	}
+	return nil
+}
+
+// CourseInputs are a course's YAML, plan and knowledge, gathered by digest.
+type CourseInputs struct {
+	Course       artifact.Course
+	CourseObject string
+	YAML         []byte
+	Plan         artifact.FormationPlan
+	VTS          artifact.ValidatedTripleSet
+}
+
+// LoadCourse reads a subject's course by digest and compiles its plan.
+func (p *Pipeline) LoadCourse(ctx context.Context, subject, courseDigest string) (CourseInputs, error) {
+	return p.loadCourse(ctx, stage.Spec{Stage: "run", Version: RunVersion, Subject: subject, Inputs: []string{courseDigest}}, courseDigest)
+}
+
+// loadCourse reads a course and compiles its plan; a course whose set does
+// not match its validated_set_sha is refused.
+func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
+	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
+	if err != nil {
+		return CourseInputs{}, err
+	}
+	yaml, err := stage.LoadBytes(ctx, p.Env, spec, course.CourseSHA256)
+	if err != nil {
+		return CourseInputs{}, err
+	}
+	plan, err := compile.Compile(course, yaml)
+	if err != nil {
+		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
+	}
+	vts, err := stage.Load[artifact.ValidatedTripleSet](ctx, p.Env, spec, course.ValidatedSetObject)
+	if err != nil {
+		return CourseInputs{}, err
+	}
+	if sha, err := artifact.ValidatedSetSHA(vts); err != nil || sha != course.ValidatedSetSHA {
+		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "validated_set_mismatch",
+			Detail: fmt.Sprintf("course names validated set %s, its object projects to %s", course.ValidatedSetSHA, sha)}
+	}
+	return CourseInputs{Course: course, CourseObject: courseDigest, YAML: yaml, Plan: plan, VTS: vts}, nil
+}
+
+func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded) (artifact.RunRecord, error) {
+	in, err := p.loadCourse(ctx, spec, courseDigest)
+	if err != nil {
+		return artifact.RunRecord{}, err
+	}
+	planBytes, err := artifact.Encode(in.Plan)
+	if err != nil {
+		return artifact.RunRecord{}, err
+	}
+	planDigest, err := p.Env.Store.Put(ctx, planBytes)
+	if err != nil {
+		return artifact.RunRecord{}, err
+	}
+	passes, err := DrivePlan(ctx, in.Plan, in.VTS, loaded, nil)
+	if err != nil {
+		return artifact.RunRecord{}, err
+	}
+	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
+		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
+	for _, ps := range passes {
+		rec.Runs = append(rec.Runs, ps.Output)
+		rec.Events = append(rec.Events, ps.Events)
+	}
+	p.logf("run %s: %d steps, pass 1 %s, pass 2 %s", spec.Subject, len(in.Plan.Steps), passSummary(passes[0].Output), passSummary(passes[1].Output))
+	return rec, nil
+}
+
+func passSummary(o artifact.RunOutput) string {
+	if o.Halted {
+		return fmt.Sprintf("halted at step %d (%s)", o.HaltStepIndex, o.HaltReason)
+	}
+	accepted := 0
+	for _, r := range o.Results {
+		if r.Accepted {
+			accepted++
+		}
+	}
+	return fmt.Sprintf("%d/%d accepted", accepted, len(o.Results))
+}
+
+// DrivePlan builds the course's knowledge index once and runs the whole plan
+// twice, each step in a fresh session over that index. operator, when not
+// nil, replaces the field operator (tests inject a drifting one).
+func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, operator field.Operator) ([2]run.Pass, error) {
+	var passes [2]run.Pass
+	k, err := knowledge.FromVTS(vts)
+	if err != nil {
+		return passes, &stage.Halt{Code: exitcode.Rejected, Reason: "knowledge_rejected", Detail: err.Error()}
+	}
+	for i := range passes {
+		mem := &trace.Memory{}
+		rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
+		if err != nil {
+			return passes, exitcode.With(exitcode.SealInvalid, err)
+		}
+		passes[i], err = run.RunPlan(ctx, plan, shim(rt, mem))
+		if err != nil {
+			return passes, err
+		}
+	}
+	return passes, nil
+}
+
+// shim is the run stage's step function: one fresh session per step, the
+// typed step passed beside the utterance, the observation mapped by the
+// runtime's own rules (runtime.Session.Observe).
+func shim(rt *runtime.Runtime, mem *trace.Memory) run.StepFunc {
+	var prior []string
+	return func(ctx context.Context, _ int, step artifact.PlanStep) (run.Observation, error) {
+		sess := rt.NewSession()
+		utterance, hint, ok, err := runtime.StepFromPlan(step)
+		if err != nil {
+			return run.Observation{}, &stage.Halt{Code: exitcode.Rejected, Reason: "plan_step_rejected", Detail: err.Error()}
+		}
+		var obs runtime.Observation
+		var event any = map[string]any{"step_type": step.StepType}
+		if !ok { // replay_assertion: binds the trace hashes of this pass so far
+			if obs, err = sess.ReplayObservation(prior); err != nil {
+				return run.Observation{}, err
+			}
+			event = map[string]any{"step_type": step.StepType, "trace_hash": obs.TraceHash, "bound_trace_hashes": len(prior)}
+		} else {
+			resp, err := sess.Turn(ctx, utterance, hint)
+			var ce *field.ClosureError
+			if errors.As(err, &ce) {
+				return run.Observation{}, &run.HaltError{Reason: "versor_condition " + run.ConditionRepr(ce.Condition) + " >= 1e-06"}
+			}
+			if err != nil {
+				return run.Observation{}, err
+			}
+			obs = sess.Observe(*hint, resp)
+			if evs := mem.Events(); len(evs) > 0 {
+				event = evs[len(evs)-1]
+			}
+		}
+		prior = append(prior, obs.TraceHash)
+		return run.Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
+			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event}, nil
+	}
+}
+
+func checkSubject(subject string) error {
+	if err := validSubject(subject); err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	return nil
+}
