@@ -7,19 +7,30 @@ import (
 	"formation/artifact"
 )
 
-// relations is the vocabulary in priority order: this order, not the position
-// in the sentence, decides which predicate wins.
-var relations = [...]string{
-	"belongs_to", "contrasts_with", "is_caused_by", "is_defined_as", "is_verified_as",
-	"has_steps", "corrects", "recalls", "grounds", "reveals", "precedes", "follows",
-	"produces", "causes", "means", "is", "has",
+// numRelations is the size of the vocabulary.
+const numRelations = 17
+
+// vocabulary is the relation vocabulary in priority order: this order, not
+// the position in the sentence, decides which predicate wins. It is returned
+// by value so that no caller can change it.
+func vocabulary() [numRelations]string {
+	return [numRelations]string{
+		"belongs_to", "contrasts_with", "is_caused_by", "is_defined_as", "is_verified_as",
+		"has_steps", "corrects", "recalls", "grounds", "reveals", "precedes", "follows",
+		"produces", "causes", "means", "is", "has",
+	}
 }
 
 // markers are the leading discourse markers, tried in this order.
-var markers = [...]string{"actually", "no,", "no", "indeed", "really", "in fact", "rather", "instead"}
+func markers() [8]string {
+	return [8]string{"actually", "no,", "no", "indeed", "really", "in fact", "rather", "instead"}
+}
 
-// Relations returns the relation vocabulary in priority order (a fresh copy).
-func Relations() []string { return append([]string(nil), relations[:]...) }
+// Relations returns the relation vocabulary in priority order.
+func Relations() []string {
+	v := vocabulary()
+	return v[:]
+}
 
 // Priority returns the index of rel in Relations, or -1 when rel is not a
 // relation of the vocabulary.
@@ -80,11 +91,12 @@ func Parse(text string) (artifact.Triple, bool) {
 		return artifact.Triple{}, false
 	}
 	first := firstOccurrences(s)
+	vocab := vocabulary()
 	for p, at := range first {
 		if at < 0 {
 			continue
 		}
-		rel := relations[p]
+		rel := vocab[p]
 		head := StripArticles(TrimSpace(s[:at]))
 		tail := StripArticles(TrimSpace(s[at+len(rel):]))
 		if head != "" && tail != "" {
@@ -108,7 +120,7 @@ func Normalize(text string) string {
 // ASCII (the Kelvin sign maps to 'k', which no marker holds), so an ASCII
 // case-insensitive prefix test is the same test and byte offsets agree.
 func dropMarker(s string) string {
-	for _, m := range markers {
+	for _, m := range markers() {
 		if len(s) <= len(m) || !equalFoldASCII(s[:len(m)], m) {
 			continue
 		}
@@ -145,8 +157,8 @@ func TrimLeftSpace(s string) string { return strings.TrimLeftFunc(s, IsSpace) }
 // word characters only, so a whole-word occurrence is exactly a maximal run
 // of word characters equal to the relation: one scan over the runs finds them
 // all.
-func firstOccurrences(s string) [len(relations)]int {
-	var first [len(relations)]int
+func firstOccurrences(s string) [numRelations]int {
+	var first [numRelations]int
 	for i := range first {
 		first[i] = -1
 	}
