@@ -20,6 +20,14 @@ func commands(io IO) []*cli.Command {
 		verifyCommand(io),
 		auditCommand(io),
 		statusCommand(io),
+		forgeCommand(io),
+		composeCommand(io),
+		runCommand(io),
+		ratifyCommand(io),
+		promoteCommand(io),
+		keygenCommand(io),
+		askCommand(io),
+		chatCommand(io),
 	}
 }
 
