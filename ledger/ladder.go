@@ -40,12 +40,15 @@ type Walk struct {
 
 // Facts is everything gathered about one domain; Evaluate needs nothing else.
 type Facts struct {
-	Domain        DomainSpec
-	Courses       []CourseFact // promoted courses of the domain's subjects
-	Terms         int64        // distinct terms of the promoted triples
-	Defined       int64        // of those, terms with a promoted definition
-	Walks         []Walk       // ratified walks of the verified courses
-	IntentShapes  []string     // distinct answer kinds the domain's questions exercise
+	Domain       DomainSpec
+	Courses      []CourseFact // promoted courses of the domain's subjects
+	Terms        int64        // distinct terms of the promoted triples
+	Defined      int64        // of those, terms with a promoted definition
+	Walks        []Walk       // ratified walks of the verified courses
+	IntentShapes []string     // distinct answer kinds the domain's questions exercise
+	// Problems names inputs that failed to load (a question file, a course
+	// YAML): what they would have shown counts for nothing.
+	Problems      []string
 	Results       map[string]map[string]LaneEvidence
 	Registry      *reviewers.Registry // reviewers.Empty() when the file failed
 	RegistryError string
@@ -61,6 +64,7 @@ func Evaluate(f Facts) Row {
 	row.DefinitionCoverage = coverage(f)
 	row.OperatorCoverage = familyCoverage(f)
 	row.IntentShapes = intentShapes(f.IntentShapes)
+	row.Problems = nonNil(f.Problems)
 	row.EvalLanes = laneCoverage(f.Domain.Lanes)
 
 	row.Predicates.Seeded = seeded
@@ -222,6 +226,7 @@ func reasoningReason(row Row) string {
 	if !row.IntentShapes.Ready {
 		why = append(why, fmt.Sprintf("only %d intent shape(s) exercised (need %d): %s", row.IntentShapes.Count, row.IntentShapes.Required, pyList(row.IntentShapes.Present)))
 	}
+	why = append(why, row.Problems...)
 	if len(row.EvalLanes) == 0 {
 		why = append(why, "the domain declares no eval lane")
 	}

@@ -84,6 +84,7 @@ type Row struct {
 	Claim                  *ClaimView       `json:"claim"`
 	Evidence               []EvidenceView   `json:"evidence"`
 	DerivedDigest          string           `json:"derived_digest"`
+	Problems               []string         `json:"problems"` // inputs that failed to load
 }
 
 // Predicates are the rungs; each includes the one below it.

@@ -1,0 +1,214 @@
+package ledger_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"formation/eval"
+	"formation/ledger"
+	"formation/ledger/ledgertest"
+	"formation/reviewers"
+)
+
+var claimLanes = []string{eval.LaneFabricationControl, eval.LaneInferenceClosure, eval.LaneDomainQA}
+
+func build(t *testing.T, w *ledgertest.World) ledger.Row {
+	t.Helper()
+	rep, err := ledger.Build(context.Background(), w.Sources(), ledgertest.Domain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Domains) != 1 {
+		t.Fatalf("%d rows", len(rep.Domains))
+	}
+	return rep.Domains[0]
+}
+
+func wantRow(t *testing.T, row ledger.Row, status, reason string) {
+	t.Helper()
+	if row.Status != status || !strings.Contains(row.AuditPassedReason, reason) {
+		t.Fatalf("status %s reason %q; want %s with %q\nseeded %q grounded %q reasoning %q problems %v", row.Status, row.AuditPassedReason,
+			status, reason, row.SeededReason, row.GroundedReason, row.ReasoningCapableReason, row.Problems)
+	}
+}
+
+// auditPassed builds a world whose domain reaches audit-passed.
+func auditPassed(t *testing.T) *ledgertest.World {
+	t.Helper()
+	w := ledgertest.New(t)
+	w.RunLanes(t, "public", "holdout")
+	w.WriteRegistry(t, w.Sign(t, "rev-1", claimLanes...))
+	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
+	return w
+}
+
+func TestWorldClimbsTheLadder(t *testing.T) {
+	w := ledgertest.New(t)
+	// No registry file yet: reasoning-capable, and the reason names the registry error.
+	row := build(t, w)
+	wantRow(t, row, ledger.StatusReasoningCapable, "reviewer registry not found at "+w.RegistryPath)
+	if !row.Predicates.Seeded || !row.DefinitionCoverage.Ready || row.OperatorCoverage[0].Walks < 8 || row.IntentShapes.Count != 3 {
+		t.Fatalf("row %+v", row)
+	}
+	// A valid registry without a claim.
+	w.WriteRegistry(t)
+	wantRow(t, build(t, w), ledger.StatusReasoningCapable, ledger.ReasonNoClaim)
+	// Lanes run, claim signed: audit-passed.
+	w.RunLanes(t, "public", "holdout")
+	c := w.Sign(t, "rev-1", claimLanes...)
+	w.WriteRegistry(t, c)
+	row = build(t, w)
+	wantRow(t, row, ledger.StatusAuditPassed, ledger.ReasonPassed)
+	if row.DerivedDigest != c.ClaimDigest || !row.Claim.Signed || len(row.Evidence) != 8 {
+		t.Fatalf("derived %s claim %+v evidence %d", row.DerivedDigest, row.Claim, len(row.Evidence))
+	}
+}
+
+func TestBlockedWithoutTrustedKeys(t *testing.T) {
+	w := auditPassed(t)
+	src := w.Sources()
+	src.Trusted = nil
+	rep, err := ledger.Build(context.Background(), src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rep.Domains[0]
+	if row.Status != ledger.StatusBlocked || !strings.Contains(row.SeededReason, "no trusted curator keys") {
+		t.Fatalf("status %s seeded %q", row.Status, row.SeededReason)
+	}
+}
+
+// One changed byte in the report demotes to blocked, naming the report;
+// restoring it restores audit-passed.
+func TestTamperedReportBlocks(t *testing.T) {
+	w := auditPassed(t)
+	restore := w.FlipByte(t, w.ReportObject)
+	row := build(t, w)
+	if row.Status != ledger.StatusBlocked || !strings.Contains(row.SeededReason, "mastery report") {
+		t.Fatalf("status %s seeded %q", row.Status, row.SeededReason)
+	}
+	restore()
+	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
+}
+
+func TestTamperedLaneResultDemotes(t *testing.T) {
+	w := auditPassed(t)
+	l, err := eval.LoadLatest(context.Background(), w.Store, ledgertest.Domain, eval.LaneInferenceClosure, "holdout")
+	if err != nil || !l.Found {
+		t.Fatal(err)
+	}
+	restore := w.FlipByte(t, l.Object)
+	wantRow(t, build(t, w), ledger.StatusReasoningCapable, "lane 'inference_closure' split 'holdout' has no usable result: lane result "+l.Object)
+	restore()
+	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
+}
+
+// Re-running a lane with different outcomes moves the evidence: replay
+// drift until the claim is re-signed.
+func TestNewEvidenceDriftsUntilResigned(t *testing.T) {
+	w := auditPassed(t)
+	path := w.CoursesDir + "/" + ledgertest.Subject + "/questions/public.jsonl"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drop the off-domain question: domain_qa's public counts change.
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:5], "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eval.Execute(context.Background(), w.EvalEnv(t), ledgertest.Domain, eval.LaneDomainQA, "public"); err != nil {
+		t.Fatal(err)
+	}
+	wantRow(t, build(t, w), ledger.StatusReasoningCapable, ledger.ReasonReplayDrift)
+	w.WriteRegistry(t, w.Sign(t, "rev-2", claimLanes...))
+	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
+}
+
+func TestTamperedClaimFieldDemotes(t *testing.T) {
+	w := auditPassed(t)
+	raw, err := os.ReadFile(w.RegistryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(raw), "evidence_revision: rev-1", "evidence_revision: rev-9", 1)
+	if bad == string(raw) {
+		t.Fatal("revision not found in the registry")
+	}
+	write(t, w.RegistryPath, bad)
+	wantRow(t, build(t, w), ledger.StatusReasoningCapable, "not validly signed: claim fields differ from the signed payload")
+	write(t, w.RegistryPath, string(raw))
+	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
+}
+
+func TestTamperedSignatureDemotes(t *testing.T) {
+	w := auditPassed(t)
+	raw, err := os.ReadFile(w.RegistryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := reviewers.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.ClaimFor(ledgertest.Domain)
+	sig := c.Signature.Signatures[0].Sig
+	// Change one base64 character of the signature (keeping it valid base64).
+	swapped := "A"
+	if sig[10] == 'A' {
+		swapped = "B"
+	}
+	bad := strings.Replace(string(raw), sig, sig[:10]+swapped+sig[11:], 1)
+	write(t, w.RegistryPath, bad)
+	row := build(t, w)
+	wantRow(t, row, ledger.StatusReasoningCapable, "no claim signature verifies against signer '"+ledgertest.Reviewer+"'")
+	rep, _ := ledger.Build(context.Background(), w.Sources(), "")
+	if len(rep.Registry.ClaimErrors) != 1 {
+		t.Fatalf("claim errors %+v", rep.Registry.ClaimErrors)
+	}
+	write(t, w.RegistryPath, string(raw))
+	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
+}
+
+func TestBrokenRegistryFailsClosed(t *testing.T) {
+	w := auditPassed(t)
+	raw, _ := os.ReadFile(w.RegistryPath)
+	write(t, w.RegistryPath, string(raw)+"expert_demo_claims: []\n")
+	rep, err := ledger.Build(context.Background(), w.Sources(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Registry.Valid || !strings.Contains(rep.Registry.Error, "unknown top-level keys: ['expert_demo_claims']") {
+		t.Fatalf("registry %+v", rep.Registry)
+	}
+	wantRow(t, rep.Domains[0], ledger.StatusReasoningCapable, "reviewer registry invalid, so no claim is trusted: reviewer registry has unknown top-level keys")
+}
+
+func TestUnknownDomain(t *testing.T) {
+	w := ledgertest.New(t)
+	if _, err := ledger.Build(context.Background(), w.Sources(), "nope"); err == nil || !strings.Contains(err.Error(), "unknown domain") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEvidenceForRefusesBadEvidence(t *testing.T) {
+	w := ledgertest.New(t)
+	ctx := context.Background()
+	if _, err := ledger.EvidenceFor(ctx, w.Store, ledgertest.Domain, "r", []string{eval.LaneDomainQA}); err == nil ||
+		!strings.Contains(err.Error(), "lane 'domain_qa' split 'public' has no results") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := ledger.EvidenceFor(ctx, w.Store, ledgertest.Domain, "r", []string{"made_up"}); err == nil ||
+		!strings.Contains(err.Error(), "no registered shape") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
