@@ -62,7 +62,9 @@ func Execute(ctx context.Context, env Env, domain, lane, split string) (Outcome,
 	}
 	res, err := Run(ctx, RunSpec{Domain: domain, Lane: lane, LaneVersion: decl.Version, Split: split, Questions: qs,
 		Promoted: p, Objects: env.Store, Now: env.Now(), CodeVersion: env.CodeVersion,
-		Turn: func(ctx context.Context, q string) (runtime.ChatResponse, error) { return rt.NewSession().Turn(ctx, q, nil) }})
+		Turn: func(ctx context.Context, q string) (runtime.ChatResponse, error) {
+			return rt.NewSession().Turn(ctx, q, nil)
+		}})
 	if err != nil {
 		return Outcome{}, err
 	}
