@@ -48,24 +48,24 @@ func (m MemoryTexts) Check(ctx context.Context, ref artifact.SourceRef) error {
 		return err
 	}
 	if !ref.HasSpanRange() {
-		return fmt.Errorf("text %s: %w: no byte range", ref.TextSHA, ErrSpanUnverifiable)
+		return fmt.Errorf("%w: no byte range", ErrSpanUnverifiable)
 	}
 	text, ok := m[ref.TextSHA]
 	if !ok {
-		return fmt.Errorf("text %s: %w: no such object", ref.TextSHA, ErrSpanUnverifiable)
+		return fmt.Errorf("%w: no such text object", ErrSpanUnverifiable)
 	}
 	sum := sha256.Sum256(text)
 	var digest [2 * sha256.Size]byte
 	hex.Encode(digest[:], sum[:])
 	if string(digest[:]) != ref.TextSHA {
-		return fmt.Errorf("text %s: %w: object is corrupt", ref.TextSHA, ErrSpanUnverifiable)
+		return fmt.Errorf("%w: the text object is corrupt", ErrSpanUnverifiable)
 	}
 	start, end := *ref.Start, *ref.End
 	if start < 0 || end < start || end > int64(len(text)) {
-		return fmt.Errorf("text %s: %w: range [%d,%d) outside %d bytes", ref.TextSHA, ErrSpanUnverifiable, start, end, len(text))
+		return fmt.Errorf("%w: the range lies outside the %d-byte text", ErrSpanUnverifiable, len(text))
 	}
 	if string(text[start:end]) != ref.Span {
-		return fmt.Errorf("text %s [%d,%d): %w", ref.TextSHA, start, end, ErrSpanMismatch)
+		return ErrSpanMismatch
 	}
 	return nil
 }
