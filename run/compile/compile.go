@@ -66,8 +66,11 @@ func parse(b []byte) (body map[string]any, err error) {
 		return nil, errorf(KindYAML, "", "%v", err)
 	}
 	var extra any
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errorf(KindYAML, "", "a course is one YAML document; found more (%v)", err)
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		return nil, errorf(KindYAML, "", "a course is one YAML document; found a second one")
+	case !errors.Is(err, io.EOF):
+		return nil, errorf(KindYAML, "", "after the course document: %v", err)
 	}
 	m, ok := doc.(map[string]any)
 	if !ok {
