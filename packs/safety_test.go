@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -299,10 +300,15 @@ func TestShippedSafetyPack(t *testing.T) {
 			t.Errorf("%s: description copied from the original", b)
 		}
 	}
-	_, err = LoadSafetyPack(t.Context(), DefaultSafetyPackID, prodOptions(dir))
-	wantSafetyError(t, err, ReasonNotRatified, "not ratified")
-	if _, err := os.Stat(filepath.Join(dir, DefaultSafetyPackID+".mastery_report.json")); !errors.Is(err, os.ErrNotExist) {
-		t.Error("no mastery report may be shipped before the pipeline ratifies the pack")
+	// The companion report comes from `formation pack ratify`: it names the
+	// pack's identity_anchor course, and production loads the pack with it.
+	ratified, err := LoadSafetyPack(t.Context(), DefaultSafetyPackID, prodOptions(dir))
+	if err != nil || !ratified.Ratified {
+		t.Fatalf("the shipped safety pack does not load in production: %v", err)
+	}
+	report := readFile(t, filepath.Join(dir, DefaultSafetyPackID+".mastery_report.json"))
+	if !bytes.Contains(report, []byte(`"course_id": "course.subject.safety.core_safety_axes_v1.identity_anchor.1.0.0"`)) {
+		t.Error("the companion report is not the pipeline's identity_anchor report for this pack")
 	}
 }
 

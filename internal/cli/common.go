@@ -28,6 +28,7 @@ func commands(io IO) []*cli.Command {
 		keygenCommand(io),
 		askCommand(io),
 		chatCommand(io),
+		packCommand(io),
 	}
 }
 
