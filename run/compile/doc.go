@@ -46,12 +46,18 @@
 //     against the relations and the walk, which carry them.
 //   - falsification: concepts seed; supporting relations introduce; each
 //     polarity walk carries its pair: the rejected claim becomes a false_claim
-//     probe named by the pair id and the coherent alternative a walk step;
-//     unmatched counters and false-coherent probes are false_claim probes.
+//     probe named by the pair id ("pair_0003") and the coherent alternative a
+//     walk step; unmatched counters ("unmatched_0000", …) and false-coherent
+//     probes are false_claim probes.
 //   - identity_anchor: axes seed ("What is <axis>?"); relations introduce;
-//     refusal-walk steps and override probes are false_claim probes.
+//     each refusal-walk step ("walk_0002.0": walk id and step index) and each
+//     override probe is a false_claim probe.
 //
 // In every template a relation that is introduced but that no walk visits is
-// walked on its own, so every relation of a course is walked at least once,
-// and geometric dependencies must name the ends of an introduced relation.
+// walked on its own, so every relation of a course is walked at least once;
+// a walk over a triple that is not a relation of the course, and a geometric
+// dependency that does not name the ends of one, are refused. Prompt probes
+// keep the original's kind identity_override, the procedural template's
+// canned probes included. The subject and substrate_invariants blocks are
+// checked for shape; they are metadata, not steps.
 package compile
