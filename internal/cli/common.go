@@ -29,6 +29,7 @@ func commands(io IO) []*cli.Command {
 		askCommand(io),
 		chatCommand(io),
 		packCommand(io),
+		allowCommand(io),
 	}
 }
 

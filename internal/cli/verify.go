@@ -10,6 +10,7 @@ import (
 
 	"formation/canon"
 	"formation/internal/exitcode"
+	"formation/promote"
 	"formation/seal"
 )
 
@@ -27,6 +28,9 @@ func verifyCommand(io IO) *cli.Command {
            <pack>.mastery_report.json beside it exists, its seal verifies and
            it carries the same digest. Packs are read tolerantly (floats are
            allowed in a pack; only its companion report is sealed).
+  envelope a DSSE envelope of a promotion (payloadType, payload, signatures):
+           valid when its signature verifies, offline, against a key of
+           --trusted-keys FILE (a promotion signed by any other key is invalid).
   unknown  anything else: invalid.
 
 Exits 0 when every file is valid, 77 otherwise.`,
@@ -54,8 +58,9 @@ func runVerify(c *cli.Context, io IO) error {
 	}
 	out := VerifyOutput{SchemaVersion: "1.0.0", Files: []FileVerdict{}}
 	allValid := true
+	trusted := globalString(c, flagTrustedKeys)
 	for _, path := range c.Args().Slice() {
-		v := VerifyFile(path)
+		v := VerifyFileWithKeys(path, trusted)
 		allValid = allValid && v.Valid
 		out.Files = append(out.Files, v)
 	}
@@ -78,8 +83,12 @@ func runVerify(c *cli.Context, io IO) error {
 	return nil
 }
 
-// VerifyFile classifies one file and checks it.
-func VerifyFile(path string) FileVerdict {
+// VerifyFile classifies one file and checks it, without trusted keys.
+func VerifyFile(path string) FileVerdict { return VerifyFileWithKeys(path, "") }
+
+// VerifyFileWithKeys classifies one file and checks it; promotion envelopes
+// are checked against the trusted keys file.
+func VerifyFileWithKeys(path, trustedKeys string) FileVerdict {
 	v := FileVerdict{Path: path, Kind: "unknown"}
 	doc, err := readTolerant(path)
 	if err != nil {
@@ -95,6 +104,9 @@ func VerifyFile(path string) FileVerdict {
 	case obj != nil && obj.Has("mastery_report_sha256"):
 		v.Kind = "pack"
 		v.Valid, v.Reason = verifyPack(path, obj)
+	case promote.LooksLikeEnvelope(doc):
+		v.Kind = "envelope"
+		v.Valid, v.Reason = promote.VerifyEnvelopeFile(path, trustedKeys)
 	default:
 		v.Reason = "not a sealed report or a pack"
 	}
