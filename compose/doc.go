@@ -22,6 +22,11 @@
 // its two-relation minimum after de-duplication, and identity_anchor merges
 // concepts that share a term instead of keeping whichever came last.
 //
+// Beyond the original, Compose refuses a source_bundle_sha that is not 64
+// lowercase hex characters and a subject spec naming another subject than
+// the validated set, and the emitter writes a nil value as null (the
+// original wrote the string "null"; templates never produce nil).
+//
 // Render returns the body; Compose renders, emits and fills the Course
 // record. The run stage compiles from the YAML bytes, so the round trip
 // (emitted YAML loads back to exactly the rendered body) is what makes the
