@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sort"
 
-	"formation/canon"
 	"formation/runtime/admissibility"
 	"formation/runtime/epistemic"
 	"formation/runtime/knowledge"
@@ -227,7 +226,7 @@ func citedSHAs(cs []knowledge.Citation) []string {
 // claimID names the claim a turn asserted: the first 16 hex digits of the
 // SHA-256 of {head, relation, tail, negated, turn}.
 func claimID(c knowledge.Claim, turn int) string {
-	h, err := canon.SHA256Hex(map[string]any{"head": c.Key.Head, "relation": c.Key.Relation, "tail": c.Key.Tail,
+	h, err := trace.Digest(map[string]any{"head": c.Key.Head, "relation": c.Key.Relation, "tail": c.Key.Tail,
 		"negated": c.Negated, "turn": turn})
 	if err != nil {
 		return ""

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"formation/artifact"
-	"formation/canon"
 	"formation/runtime/epistemic"
 	"formation/runtime/text"
+	"formation/runtime/trace"
 )
 
 // Observation is what the run stage records for one plan step: the four
@@ -106,7 +106,7 @@ func (s *Session) Observe(hint StepHint, r ChatResponse) Observation {
 // committed state.
 func (s *Session) ReplayObservation(prior []string) (Observation, error) {
 	list := append([]string{}, prior...)
-	h, err := canon.SHA256Hex(list)
+	h, err := trace.Digest(list)
 	if err != nil {
 		return Observation{}, fmt.Errorf("runtime: replay assertion: %w", err)
 	}

@@ -28,6 +28,8 @@
 package review
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"formation/canon"
@@ -87,16 +89,17 @@ func (g *Gate) Review(utterance string) Outcome {
 // reviewHash binds the verdict to the exact utterance, so a trace that folds
 // it proves which text was reviewed and how.
 func reviewHash(utterance string, o Outcome) string {
-	h, err := canon.SHA256Hex(map[string]string{
+	b, err := canon.Marshal(map[string]string{
 		"utterance": strings.ToValidUTF8(utterance, "\uFFFD"),
 		"outcome":   o.Outcome, "rule": o.Rule, "evidence": o.Evidence,
 	})
 	if err != nil {
-		// Only strings go in, so encoding cannot fail; an empty hash would
-		// still be distinguishable from every real one.
+		// Only valid strings go in, so encoding cannot fail; an empty hash
+		// would still be distinguishable from every real one.
 		return ""
 	}
-	return h
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func (g *Gate) match(w []string) (rule, evidence string) {

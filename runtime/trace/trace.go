@@ -11,6 +11,8 @@
 package trace
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"formation/canon"
@@ -74,9 +76,22 @@ func ComputeTraceHash(p Payload) (string, error) {
 	if p.Graph == nil {
 		p.Graph = []Edge{}
 	}
-	h, err := canon.SHA256Hex(p)
+	h, err := Digest(p)
 	if err != nil {
 		return "", fmt.Errorf("trace: hash payload: %w", err)
 	}
 	return h, nil
+}
+
+// Digest is the lowercase hex SHA-256 of canon.Marshal(v) — the same value
+// as canon.SHA256Hex, computed in one shot: turn payloads are a few hundred
+// bytes, and the streaming hasher's 64 KiB chunk buffer would dominate the
+// cost of a turn.
+func Digest(v any) (string, error) {
+	b, err := canon.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }

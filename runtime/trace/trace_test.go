@@ -75,6 +75,18 @@ func TestEveryFieldIsLoadBearing(t *testing.T) {
 	}
 }
 
+func TestDigestIsTheCanonicalSHA256(t *testing.T) {
+	for _, v := range []any{basePayload(), map[string]any{"a": []string{"λ"}}, "x", 7} {
+		want, err := canon.SHA256Hex(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := Digest(v); err != nil || got != want {
+			t.Errorf("Digest(%v) = %s, %v; want %s", v, got, err, want)
+		}
+	}
+}
+
 func TestNilAndEmptyListsHashAlike(t *testing.T) {
 	p := basePayload()
 	p.Citations, p.Graph = nil, nil
