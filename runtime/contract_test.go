@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"formation/canon"
+	"formation/runtime/field"
+	"formation/runtime/vault"
+
 	"formation/runtime/epistemic"
 	"formation/runtime/knowledge"
 	"formation/runtime/refusal"
@@ -257,5 +261,60 @@ func TestNonHardeningInvariant(t *testing.T) {
 		knowledge.Overlay{}, trace.TurnEvent{}, trace.Payload{})
 	if got := epistemic.All(); len(got) != 4 {
 		t.Fatalf("epistemic statuses %v: exactly four may exist", got)
+	}
+}
+
+// Contract: vault_hits is the count of recalled earlier turns at or above the
+// recall floor (exact repeats included), computed here independently from
+// the same vault rule; it is 0 when the gate fires.
+func TestVaultHitsAreCounted(t *testing.T) {
+	f := newFixture(t, nil, nil)
+	s := f.rt.NewSession()
+	var mem vault.Vault
+	inputs := []string{"What is light?", "What is lens?", "What is light?", "What does light produce?", "What is phlogiston?",
+		"What is lens?", "light reveals truth.", "What is light?"}
+	sawHits := false
+	for i, in := range inputs {
+		r := turn(t, s, in)
+		prompt := field.EncodePrompt(f.events.Events()[i].InputTokens) // the tokens the turn embedded
+		want := 0
+		if r.Kind == KindDefinition || r.Kind == KindWalk || r.Kind == KindConfirmation {
+			for _, h := range mem.Recall(prompt, DefaultRecallTopK, "") {
+				if h.Exact || h.Score >= RecallFloor {
+					want++
+				}
+			}
+		}
+		mem.Store(vault.Entry{Versor: prompt, Turn: i})
+		if r.VaultHits != want {
+			t.Fatalf("turn %d %q: vault_hits %d, want %d", i, in, r.VaultHits, want)
+		}
+		sawHits = sawHits || want > 0
+	}
+	if !sawHits {
+		t.Fatal("the conversation never recalled anything; the test proves nothing")
+	}
+}
+
+// ChatResponse is what `ask --json` prints: it must be canonical JSON.
+func TestChatResponseIsCanonicalJSON(t *testing.T) {
+	f := newFixture(t, nil, nil)
+	s := f.rt.NewSession()
+	for _, in := range mixedInputs {
+		r, _ := s.Turn(context.Background(), in, nil)
+		b, err := canon.Marshal(r)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		doc, err := canon.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"surface", "walk_surface", "articulation_surface", "refusal_reason", "vault_hits",
+			"flagged", "epistemic_status", "trace_hash", "citations", "versor_condition", "safety_verdict", "kind", "intent"} {
+			if !doc.(*canon.Object).Has(key) {
+				t.Fatalf("%q: response JSON lacks %q", in, key)
+			}
+		}
 	}
 }
