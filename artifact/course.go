@@ -70,8 +70,10 @@ type RunOutput struct {
 }
 
 // RunRecord is the output of the run stage: the compiled plan (by object
-// digest and plan_sha256), both passes over it, and the TurnEvents of every
-// step of each pass (canonical JSON objects, in step order).
+// digest and plan_sha256) and both passes over it. The TurnEvents of every
+// step of each pass are a separate object (EventsObject: a canonical JSON
+// array per pass, in step order), so that reading the verdicts never means
+// reading the full telemetry.
 type RunRecord struct {
 	CourseID      string      `json:"course_id"`
 	CourseObject  string      `json:"course_object"`
@@ -79,7 +81,7 @@ type RunRecord struct {
 	PlanObject    string      `json:"plan_object"`
 	PlanSHA256    string      `json:"plan_sha256"`
 	Runs          []RunOutput `json:"runs"`
-	Events        [][]any     `json:"events"`
+	EventsObject  string      `json:"events_object"`
 	SchemaVersion string      `json:"schema_version"`
 }
 

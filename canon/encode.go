@@ -52,13 +52,11 @@ func SHA256Hex(v any) (string, error) {
 // flushAt is the chunk size at which a streaming encoder hands its bytes on.
 const flushAt = 64 << 10
 
-// encoder writes one value. Struct field plans are memoised per call rather
-// than in a package-level cache so that the package holds no mutable state.
-// With a sink, the buffer is flushed to it whenever it passes flushAt.
+// encoder writes one value. With a hash pipe, the buffer is handed to it
+// whenever it passes flushAt.
 type encoder struct {
-	buf   []byte
-	plans map[reflect.Type]*structPlan
-	pipe  *hashPipe
+	buf  []byte
+	pipe *hashPipe
 }
 
 func (e *encoder) maybeFlush() {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 var (
@@ -28,16 +29,19 @@ type fieldPlan struct {
 	omitEmpty bool
 }
 
+// planCache memoises struct plans across calls. It is the package's one
+// piece of shared state and it is not observable: a plan is a pure function
+// of its type, computed at most a few times and never changed, exactly as
+// encoding/json caches its encoders. Without it every Marshal of a small
+// struct rebuilt its plan, which dominated hashing many small values.
+var planCache sync.Map // reflect.Type → *structPlan
+
 func (e *encoder) plan(t reflect.Type) *structPlan {
-	if p, ok := e.plans[t]; ok {
-		return p
+	if p, ok := planCache.Load(t); ok {
+		return p.(*structPlan)
 	}
-	p := buildPlan(t)
-	if e.plans == nil {
-		e.plans = map[reflect.Type]*structPlan{}
-	}
-	e.plans[t] = p
-	return p
+	p, _ := planCache.LoadOrStore(t, buildPlan(t))
+	return p.(*structPlan)
 }
 
 func buildPlan(t reflect.Type) *structPlan {

@@ -173,7 +173,7 @@ func assignStruct(g any, dst reflect.Value, path string) error {
 	if !ok {
 		return schemaErr(path, "expected an object")
 	}
-	p := buildPlan(dst.Type())
+	p := (&encoder{}).plan(dst.Type())
 	known := make(map[string]bool, len(p.fields))
 	for _, f := range p.fields {
 		known[f.name] = true

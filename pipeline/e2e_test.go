@@ -49,7 +49,9 @@ type fixture struct {
 
 // newFixture lays out a subject folder and a store holding the subject's
 // mine and smelt outputs, as if those stages had run.
-func newFixture(t *testing.T, bundle artifact.SmeltedBundle) fixture {
+func newFixture(t *testing.T, bundle artifact.SmeltedBundle) fixture { return newFixtureTB(t, bundle) }
+
+func newFixtureTB(t testing.TB, bundle artifact.SmeltedBundle) fixture {
 	t.Helper()
 	ctx := context.Background()
 	courses := t.TempDir()
@@ -91,7 +93,7 @@ sources:
 	return fixture{p: p, storeDir: storeDir}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

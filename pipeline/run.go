@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -64,11 +65,17 @@ func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, 
 	return res, p.haltedRun(ctx, res.Output)
 }
 
-// haltedRun turns a stored run record that halted into exit 65.
+// haltedRun turns a stored run record that halted into exit 65. The record
+// is canonical JSON, in which a quote inside a string is always escaped, so
+// the bytes `"halted":true` can only be a pass's own flag: a cache hit need
+// not decode the whole record to know.
 func (p *Pipeline) haltedRun(ctx context.Context, digest string) error {
 	raw, err := p.Env.Store.Get(ctx, digest)
 	if err != nil {
 		return err
+	}
+	if !bytes.Contains(raw, []byte(`"halted":true`)) {
+		return nil
 	}
 	rec, err := artifact.Decode[artifact.RunRecord](raw)
 	if err != nil {
@@ -141,9 +148,17 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	}
 	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
 		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
+	events := make([][]any, 0, len(passes))
 	for _, ps := range passes {
 		rec.Runs = append(rec.Runs, ps.Output)
-		rec.Events = append(rec.Events, ps.Events)
+		events = append(events, ps.Events)
+	}
+	eventBytes, err := artifact.Encode(events)
+	if err != nil {
+		return artifact.RunRecord{}, err
+	}
+	if rec.EventsObject, err = p.Env.Store.Put(ctx, eventBytes); err != nil {
+		return artifact.RunRecord{}, err
 	}
 	p.logf("run %s: %d steps, pass 1 %s, pass 2 %s", spec.Subject, len(in.Plan.Steps), passSummary(passes[0].Output), passSummary(passes[1].Output))
 	return rec, nil
@@ -172,7 +187,7 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 		return passes, &stage.Halt{Code: exitcode.Rejected, Reason: "knowledge_rejected", Detail: err.Error()}
 	}
 	for i := range passes {
-		mem := &trace.Memory{}
+		mem := &lastEvent{}
 		rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
 		if err != nil {
 			return passes, exitcode.With(exitcode.SealInvalid, err)
@@ -188,7 +203,7 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 // shim is the run stage's step function: one fresh session per step, the
 // typed step passed beside the utterance, the observation mapped by the
 // runtime's own rules (runtime.Session.Observe).
-func shim(rt *runtime.Runtime, mem *trace.Memory) run.StepFunc {
+func shim(rt *runtime.Runtime, mem *lastEvent) run.StepFunc {
 	var prior []string
 	return func(ctx context.Context, _ int, step artifact.PlanStep) (run.Observation, error) {
 		sess := rt.NewSession()
@@ -213,8 +228,8 @@ func shim(rt *runtime.Runtime, mem *trace.Memory) run.StepFunc {
 				return run.Observation{}, err
 			}
 			obs = sess.Observe(*hint, resp)
-			if evs := mem.Events(); len(evs) > 0 {
-				event = evs[len(evs)-1]
+			if ev, ok := mem.take(); ok {
+				event = ev
 			}
 		}
 		prior = append(prior, obs.TraceHash)
@@ -228,4 +243,22 @@ func checkSubject(subject string) error {
 		return exitcode.With(exitcode.Usage, err)
 	}
 	return nil
+}
+
+// lastEvent is the run stage's event sink: each step runs one turn, whose
+// event the shim takes right after it.
+type lastEvent struct {
+	ev  trace.TurnEvent
+	has bool
+}
+
+func (l *lastEvent) Emit(_ context.Context, e trace.TurnEvent) error {
+	l.ev, l.has = e, true
+	return nil
+}
+
+func (l *lastEvent) take() (trace.TurnEvent, bool) {
+	ev, ok := l.ev, l.has
+	l.has = false
+	return ev, ok
 }

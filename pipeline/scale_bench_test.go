@@ -1,0 +1,100 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"formation/artifact"
+	"formation/stage"
+)
+
+// syntheticBundle is a subject of n relations over a chain of terms (so walks
+// are long), n/10 concepts and n/100 counter-claims, cited from the curated
+// source of the fixture.
+func syntheticBundle(n int) artifact.SmeltedBundle {
+	src := []artifact.SourceRef{{SourceSHA: sha1x, Span: "synthetic span", Adapter: "curated", RetrievedAt: "2026-05-16T00:00:00Z"}}
+	term := func(i int) string { return "term" + strconv.Itoa(i) }
+	b := artifact.SmeltedBundle{}
+	rels := []string{"causes", "produces", "precedes", "grounds"}
+	for i := 0; i < n; i++ {
+		b.Relations = append(b.Relations, artifact.RelationCandidate{Head: term(i), Relation: rels[i%len(rels)], Tail: term(i + 1), Sources: src, State: artifact.StateProposed})
+	}
+	for i := 0; i < n/10+1; i++ {
+		b.Concepts = append(b.Concepts, artifact.ConceptCandidate{CanonicalTerm: term(i * 10), Definition: "definition of " + term(i*10), Sources: src, State: artifact.StateProposed})
+	}
+	for i := 0; i < n/100+1; i++ {
+		b.Counters = append(b.Counters, artifact.CounterCandidate{Head: term(i * 100), Relation: "causes", Tail: "nothing" + strconv.Itoa(i), Sources: src, State: artifact.StateProposed})
+	}
+	return b
+}
+
+// BenchmarkBackHalf runs forge, compose, run and ratify on synthetic subjects
+// and reports the seconds each stage took; then a second pass over the same
+// inputs (all cache hits) and its share of the first. Sizes come from
+// FORMATION_SCALE (comma-separated; default 1000). scripts/bench.sh runs one
+// size per process to read peak memory.
+func BenchmarkBackHalf(b *testing.B) {
+	sizes := []int{1000}
+	if env := os.Getenv("FORMATION_SCALE"); env != "" {
+		sizes = nil
+		for _, f := range splitComma(env) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				benchBackHalf(b, n)
+			}
+		})
+	}
+}
+
+func benchBackHalf(b *testing.B, n int) {
+	ctx := context.Background()
+	f := newFixtureTB(b, syntheticBundle(n))
+	stages := []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run, f.p.Ratify}
+	names := []string{"forge", "compose", "run", "ratify"}
+	start := time.Now()
+	for i, st := range stages {
+		t0 := time.Now()
+		if _, err := st(ctx, microSubject); err != nil {
+			b.Fatalf("%s: %v", names[i], err)
+		}
+		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
+	}
+	first := time.Since(start)
+	t1 := time.Now()
+	for i, st := range stages {
+		res, err := st(ctx, microSubject)
+		if err != nil || !res.CacheHit {
+			b.Fatalf("second %s: hit=%v err=%v", names[i], res.CacheHit, err)
+		}
+	}
+	second := time.Since(t1)
+	b.ReportMetric(first.Seconds(), "first_s")
+	b.ReportMetric(second.Seconds(), "rerun_s")
+	b.ReportMetric(100*second.Seconds()/first.Seconds(), "rerun_%")
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
