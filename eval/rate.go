@@ -64,15 +64,17 @@ type Threshold struct {
 	num, den int64
 }
 
-// MustThreshold parses a decimal constant of this package. It panics on a
-// malformed literal, which can only be a programming error in a constant
-// below, never input.
-func MustThreshold(dec string) Threshold {
-	t, err := ParseThreshold(dec)
-	if err != nil {
-		panic(err)
-	}
-	return t
+// Percent is the threshold p/100 for p in [0, 100] (clamped), written as a
+// short decimal: Percent(85) is "0.85", Percent(100) is "1".
+func Percent(p int64) Threshold {
+	p = max(0, min(100, p))
+	text := strings.TrimRight(strings.TrimRight(fmt.Sprintf("%d.%02d", p/100, p%100), "0"), ".")
+	return threshold(text, p, 100)
+}
+
+// threshold builds one of this package's constant thresholds.
+func threshold(text string, num, den int64) Threshold {
+	return Threshold{text: text, num: num, den: den}
 }
 
 // ParseThreshold reads a decimal in [0, 1] with at most 9 fractional digits.

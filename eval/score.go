@@ -57,7 +57,7 @@ func ScoreInference(obs []InferenceObservation) Metrics {
 	}
 	n := int64(len(obs))
 	all, rep := Rate{passed, n}, Rate{det, n}
-	overall := n > 0 && all.AtLeast(AllPassRateMin) && rep.AtLeast(ReplayDeterminismMin)
+	overall := n > 0 && all.AtLeast(AllPassRateMin()) && rep.AtLeast(ReplayDeterminismMin())
 	return Metrics{CaseCount: intp(n), AllPassRate: ratep(all), ReplayDeterminism: ratep(rep), OverallPass: boolp(overall)}
 }
 

@@ -32,30 +32,15 @@ const (
 	LaneDomainQA              = "domain_qa"
 )
 
-// laneShapes is the closed registry. It is read-only: adding a lane to the
-// audit-passed surface is a contract change, made here and nowhere else.
-var laneShapes = map[string]Shape{
-	LaneCognition:             ShapeCognition,
-	LaneElementaryMathematics: ShapeAccuracy,
-	LaneFoundationalPhysics:   ShapeAccuracy,
-	LaneSymbolicLogic:         ShapeSymbolicLogic,
-	LaneHebrewFluency:         ShapeAccuracy,
-	LaneKoineGreekFluency:     ShapeAccuracy,
-	LaneInferenceClosure:      ShapeInference,
-	LaneFabricationControl:    ShapeRefusal,
-	LaneDomainQA:              ShapeAccuracy,
-}
-
-// Thresholds of the shapes. A value equal to its minimum passes.
-var (
-	SurfaceGroundednessMin = MustThreshold("0.95")
-	TermCaptureRateMin     = MustThreshold("0.85")
-	IntentAccuracyMin      = MustThreshold("0.95")
-	VersorClosureRateMin   = MustThreshold("1")
-	AccuracyMin            = MustThreshold("0.95")
-	AllPassRateMin         = MustThreshold("0.95")
-	ReplayDeterminismMin   = MustThreshold("1")
-)
+// Thresholds of the shapes. A value equal to its minimum passes. They are
+// functions, not variables, so that nothing can change them at run time.
+func SurfaceGroundednessMin() Threshold { return threshold("0.95", 95, 100) }
+func TermCaptureRateMin() Threshold     { return threshold("0.85", 85, 100) }
+func IntentAccuracyMin() Threshold      { return threshold("0.95", 95, 100) }
+func VersorClosureRateMin() Threshold   { return threshold("1", 1, 1) }
+func AccuracyMin() Threshold            { return threshold("0.95", 95, 100) }
+func AllPassRateMin() Threshold         { return threshold("0.95", 95, 100) }
+func ReplayDeterminismMin() Threshold   { return threshold("1", 1, 1) }
 
 // Refusal-shape probe classes. Every one of them must be present (n > 0) for
 // the lane to pass: a lane that never probes a class says nothing about it.
@@ -70,18 +55,29 @@ func RefusalClasses() []string {
 	return []string{ClassUnknownTerm, ClassFalsePremise, ClassOffDomainTerm}
 }
 
-// ShapeOf returns the registered shape of a lane.
+// ShapeOf returns the registered shape of a lane. The registry is closed:
+// adding a lane to the audit-passed surface is a contract change, made here
+// and nowhere else.
 func ShapeOf(lane string) (Shape, bool) {
-	s, ok := laneShapes[lane]
-	return s, ok
+	switch lane {
+	case LaneCognition:
+		return ShapeCognition, true
+	case LaneElementaryMathematics, LaneFoundationalPhysics, LaneHebrewFluency, LaneKoineGreekFluency, LaneDomainQA:
+		return ShapeAccuracy, true
+	case LaneSymbolicLogic:
+		return ShapeSymbolicLogic, true
+	case LaneInferenceClosure:
+		return ShapeInference, true
+	case LaneFabricationControl:
+		return ShapeRefusal, true
+	}
+	return "", false
 }
 
 // Lanes lists the registered lane ids, sorted.
 func Lanes() []string {
-	out := make([]string, 0, len(laneShapes))
-	for l := range laneShapes {
-		out = append(out, l)
-	}
+	out := []string{LaneCognition, LaneElementaryMathematics, LaneFoundationalPhysics, LaneSymbolicLogic, LaneHebrewFluency,
+		LaneKoineGreekFluency, LaneInferenceClosure, LaneFabricationControl, LaneDomainQA}
 	sort.Strings(out)
 	return out
 }
@@ -134,7 +130,7 @@ func checkAccuracy(lane string, m Metrics) string {
 	if acc == nil {
 		return fmt.Sprintf("lane '%s' missing accuracy (and no passed/total fallback)", lane)
 	}
-	return rateCheck(lane, "accuracy", acc, AccuracyMin)
+	return rateCheck(lane, "accuracy", acc, AccuracyMin())
 }
 
 func checkInference(lane string, m Metrics) string {
@@ -142,10 +138,10 @@ func checkInference(lane string, m Metrics) string {
 	if rate == nil {
 		rate = m.AllThreePassRate // the older name; the primary key wins when both exist
 	}
-	if r := rateCheck(lane, "all_pass_rate", rate, AllPassRateMin); r != "" {
+	if r := rateCheck(lane, "all_pass_rate", rate, AllPassRateMin()); r != "" {
 		return r
 	}
-	if r := rateCheck(lane, "replay_determinism", m.ReplayDeterminism, ReplayDeterminismMin); r != "" {
+	if r := rateCheck(lane, "replay_determinism", m.ReplayDeterminism, ReplayDeterminismMin()); r != "" {
 		return r
 	}
 	// Stricter than the original, which let an absent overall_pass through:
@@ -165,10 +161,10 @@ func checkCognition(lane string, m Metrics) string {
 		r   *Rate
 		min Threshold
 	}{
-		{"surface_groundedness", m.SurfaceGroundedness, SurfaceGroundednessMin},
-		{"term_capture_rate", m.TermCaptureRate, TermCaptureRateMin},
-		{"intent_accuracy", m.IntentAccuracy, IntentAccuracyMin},
-		{"versor_closure_rate", m.VersorClosureRate, VersorClosureRateMin},
+		{"surface_groundedness", m.SurfaceGroundedness, SurfaceGroundednessMin()},
+		{"term_capture_rate", m.TermCaptureRate, TermCaptureRateMin()},
+		{"intent_accuracy", m.IntentAccuracy, IntentAccuracyMin()},
+		{"versor_closure_rate", m.VersorClosureRate, VersorClosureRateMin()},
 	}
 	for _, c := range checks {
 		if r := rateCheck(lane, c.key, c.r, c.min); r != "" {

@@ -77,10 +77,23 @@ func TestEveryShapeChecked(t *testing.T) {
 }
 
 func TestThresholdConstants(t *testing.T) {
-	for got, want := range map[Threshold]string{SurfaceGroundednessMin: "0.95", TermCaptureRateMin: "0.85",
-		IntentAccuracyMin: "0.95", VersorClosureRateMin: "1", AccuracyMin: "0.95", AllPassRateMin: "0.95", ReplayDeterminismMin: "1"} {
-		if got.String() != want {
-			t.Errorf("threshold %s, want %s", got, want)
+	cases := []struct {
+		got  Threshold
+		want string
+	}{{SurfaceGroundednessMin(), "0.95"}, {TermCaptureRateMin(), "0.85"}, {IntentAccuracyMin(), "0.95"},
+		{VersorClosureRateMin(), "1"}, {AccuracyMin(), "0.95"}, {AllPassRateMin(), "0.95"}, {ReplayDeterminismMin(), "1"},
+		{Percent(85), "0.85"}, {Percent(90), "0.9"}, {Percent(100), "1"}, {Percent(0), "0"}, {Percent(250), "1"}}
+	for _, c := range cases {
+		if c.got.String() != c.want {
+			t.Errorf("threshold %s, want %s", c.got, c.want)
+		}
+		parsed, err := ParseThreshold(c.want)
+		if err != nil || parsed.String() != c.want {
+			t.Errorf("%s does not parse back: %v", c.want, err)
+		}
+		// The written decimal and the fraction agree at the boundary.
+		if !NewRate(parsed.num, parsed.den).AtLeast(c.got) || !NewRate(c.got.num, c.got.den).AtLeast(parsed) {
+			t.Errorf("%s: text and fraction disagree", c.want)
 		}
 	}
 }
@@ -189,11 +202,11 @@ func TestRateParsingAndComparison(t *testing.T) {
 		}
 	}
 	// Exactness: 17/20 is exactly 0.85; 1699999999/2000000000 is just below.
-	if !NewRate(17, 20).AtLeast(TermCaptureRateMin) || NewRate(1699999999, 2000000000).AtLeast(TermCaptureRateMin) {
+	if !NewRate(17, 20).AtLeast(TermCaptureRateMin()) || NewRate(1699999999, 2000000000).AtLeast(TermCaptureRateMin()) {
 		t.Fatal("inexact comparison")
 	}
 	big := int64(1) << 62
-	if !NewRate(big, big).AtLeast(VersorClosureRateMin) || NewRate(big-1, big).AtLeast(VersorClosureRateMin) {
+	if !NewRate(big, big).AtLeast(VersorClosureRateMin()) || NewRate(big-1, big).AtLeast(VersorClosureRateMin()) {
 		t.Fatal("overflow in comparison")
 	}
 }

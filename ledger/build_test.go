@@ -66,124 +66,118 @@ func TestWorldClimbsTheLadder(t *testing.T) {
 	}
 }
 
-func TestBlockedWithoutTrustedKeys(t *testing.T) {
+// One promoted world, audit-passed, tampered with one thing at a time: each
+// change demotes the domain and names why, and restoring it restores
+// audit-passed. The subtests share the world and run in order.
+func TestTamperingDemotesAndRestores(t *testing.T) {
 	w := auditPassed(t)
-	src := w.Sources()
-	src.Trusted = nil
-	rep, err := ledger.Build(context.Background(), src, "")
+	ctx := context.Background()
+	registry, err := os.ReadFile(w.RegistryPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := rep.Domains[0]
-	if row.Status != ledger.StatusBlocked || !strings.Contains(row.SeededReason, "no trusted curator keys") {
-		t.Fatalf("status %s seeded %q", row.Status, row.SeededReason)
+	restored := func(t *testing.T) {
+		t.Helper()
+		wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
 	}
-}
 
-// One changed byte in the report demotes to blocked, naming the report;
-// restoring it restores audit-passed.
-func TestTamperedReportBlocks(t *testing.T) {
-	w := auditPassed(t)
-	restore := w.FlipByte(t, w.ReportObject)
-	row := build(t, w)
-	if row.Status != ledger.StatusBlocked || !strings.Contains(row.SeededReason, "mastery report") {
-		t.Fatalf("status %s seeded %q", row.Status, row.SeededReason)
-	}
-	restore()
-	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
-}
+	t.Run("no trusted keys", func(t *testing.T) {
+		src := w.Sources()
+		src.Trusted = nil
+		rep, err := ledger.Build(ctx, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row := rep.Domains[0]; row.Status != ledger.StatusBlocked || !strings.Contains(row.SeededReason, "no trusted curator keys") {
+			t.Fatalf("status %s seeded %q", row.Status, row.SeededReason)
+		}
+		restored(t)
+	})
 
-func TestTamperedLaneResultDemotes(t *testing.T) {
-	w := auditPassed(t)
-	l, err := eval.LoadLatest(context.Background(), w.Store, ledgertest.Domain, eval.LaneInferenceClosure, "holdout")
-	if err != nil || !l.Found {
-		t.Fatal(err)
-	}
-	restore := w.FlipByte(t, l.Object)
-	wantRow(t, build(t, w), ledger.StatusReasoningCapable, "lane 'inference_closure' split 'holdout' has no usable result: lane result "+l.Object)
-	restore()
-	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
-}
+	t.Run("report byte", func(t *testing.T) {
+		restore := w.FlipByte(t, w.ReportObject)
+		row := build(t, w)
+		if row.Status != ledger.StatusBlocked || !strings.Contains(row.SeededReason, "mastery report") {
+			t.Fatalf("status %s seeded %q", row.Status, row.SeededReason)
+		}
+		restore()
+		restored(t)
+	})
 
-// Re-running a lane with different outcomes moves the evidence: replay
-// drift until the claim is re-signed.
-func TestNewEvidenceDriftsUntilResigned(t *testing.T) {
-	w := auditPassed(t)
-	path := w.CoursesDir + "/" + ledgertest.Subject + "/questions/public.jsonl"
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Drop the off-domain question: domain_qa's public counts change.
-	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
-	if err := os.WriteFile(path, []byte(strings.Join(lines[:5], "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eval.Execute(context.Background(), w.EvalEnv(t), ledgertest.Domain, eval.LaneDomainQA, "public"); err != nil {
-		t.Fatal(err)
-	}
-	wantRow(t, build(t, w), ledger.StatusReasoningCapable, ledger.ReasonReplayDrift)
-	w.WriteRegistry(t, w.Sign(t, "rev-2", claimLanes...))
-	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
-}
+	t.Run("lane result byte", func(t *testing.T) {
+		l, err := eval.LoadLatest(ctx, w.Store, ledgertest.Domain, eval.LaneInferenceClosure, "holdout")
+		if err != nil || !l.Found {
+			t.Fatal(err)
+		}
+		restore := w.FlipByte(t, l.Object)
+		wantRow(t, build(t, w), ledger.StatusReasoningCapable, "lane 'inference_closure' split 'holdout' has no usable result: lane result "+l.Object)
+		restore()
+		restored(t)
+	})
 
-func TestTamperedClaimFieldDemotes(t *testing.T) {
-	w := auditPassed(t)
-	raw, err := os.ReadFile(w.RegistryPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := strings.Replace(string(raw), "evidence_revision: rev-1", "evidence_revision: rev-9", 1)
-	if bad == string(raw) {
-		t.Fatal("revision not found in the registry")
-	}
-	write(t, w.RegistryPath, bad)
-	wantRow(t, build(t, w), ledger.StatusReasoningCapable, "not validly signed: claim fields differ from the signed payload")
-	write(t, w.RegistryPath, string(raw))
-	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
-}
+	t.Run("claim field", func(t *testing.T) {
+		bad := strings.Replace(string(registry), "evidence_revision: rev-1", "evidence_revision: rev-9", 1)
+		if bad == string(registry) {
+			t.Fatal("revision not found in the registry")
+		}
+		write(t, w.RegistryPath, bad)
+		wantRow(t, build(t, w), ledger.StatusReasoningCapable, "not validly signed: claim fields differ from the signed payload")
+		write(t, w.RegistryPath, string(registry))
+		restored(t)
+	})
 
-func TestTamperedSignatureDemotes(t *testing.T) {
-	w := auditPassed(t)
-	raw, err := os.ReadFile(w.RegistryPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := reviewers.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := reg.ClaimFor(ledgertest.Domain)
-	sig := c.Signature.Signatures[0].Sig
-	// Change one base64 character of the signature (keeping it valid base64).
-	swapped := "A"
-	if sig[10] == 'A' {
-		swapped = "B"
-	}
-	bad := strings.Replace(string(raw), sig, sig[:10]+swapped+sig[11:], 1)
-	write(t, w.RegistryPath, bad)
-	row := build(t, w)
-	wantRow(t, row, ledger.StatusReasoningCapable, "no claim signature verifies against signer '"+ledgertest.Reviewer+"'")
-	rep, _ := ledger.Build(context.Background(), w.Sources(), "")
-	if len(rep.Registry.ClaimErrors) != 1 {
-		t.Fatalf("claim errors %+v", rep.Registry.ClaimErrors)
-	}
-	write(t, w.RegistryPath, string(raw))
-	wantRow(t, build(t, w), ledger.StatusAuditPassed, ledger.ReasonPassed)
-}
+	t.Run("signature", func(t *testing.T) {
+		reg, err := reviewers.Parse(registry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := reg.ClaimFor(ledgertest.Domain)
+		sig := c.Signature.Signatures[0].Sig
+		swapped := "A" // one base64 character, still valid base64
+		if sig[10] == 'A' {
+			swapped = "B"
+		}
+		write(t, w.RegistryPath, strings.Replace(string(registry), sig, sig[:10]+swapped+sig[11:], 1))
+		wantRow(t, build(t, w), ledger.StatusReasoningCapable, "no claim signature verifies against signer '"+ledgertest.Reviewer+"'")
+		rep, _ := ledger.Build(ctx, w.Sources(), "")
+		if len(rep.Registry.ClaimErrors) != 1 {
+			t.Fatalf("claim errors %+v", rep.Registry.ClaimErrors)
+		}
+		write(t, w.RegistryPath, string(registry))
+		restored(t)
+	})
 
-func TestBrokenRegistryFailsClosed(t *testing.T) {
-	w := auditPassed(t)
-	raw, _ := os.ReadFile(w.RegistryPath)
-	write(t, w.RegistryPath, string(raw)+"expert_demo_claims: []\n")
-	rep, err := ledger.Build(context.Background(), w.Sources(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Registry.Valid || !strings.Contains(rep.Registry.Error, "unknown top-level keys: ['expert_demo_claims']") {
-		t.Fatalf("registry %+v", rep.Registry)
-	}
-	wantRow(t, rep.Domains[0], ledger.StatusReasoningCapable, "reviewer registry invalid, so no claim is trusted: reviewer registry has unknown top-level keys")
+	t.Run("broken registry", func(t *testing.T) {
+		write(t, w.RegistryPath, string(registry)+"expert_demo_claims: []\n")
+		rep, err := ledger.Build(ctx, w.Sources(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Registry.Valid || !strings.Contains(rep.Registry.Error, "unknown top-level keys: ['expert_demo_claims']") {
+			t.Fatalf("registry %+v", rep.Registry)
+		}
+		wantRow(t, rep.Domains[0], ledger.StatusReasoningCapable, "reviewer registry invalid, so no claim is trusted: reviewer registry has unknown top-level keys")
+		write(t, w.RegistryPath, string(registry))
+		restored(t)
+	})
+
+	// Last, since it moves the evidence for good: re-running a lane with
+	// different outcomes is replay drift until the claim is re-signed.
+	t.Run("new evidence", func(t *testing.T) {
+		path := w.CoursesDir + "/" + ledgertest.Subject + "/questions/public.jsonl"
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+		write(t, path, strings.Join(lines[:5], "\n")+"\n") // drop the off-domain question
+		if _, err := eval.Execute(ctx, w.EvalEnv(t), ledgertest.Domain, eval.LaneDomainQA, "public"); err != nil {
+			t.Fatal(err)
+		}
+		wantRow(t, build(t, w), ledger.StatusReasoningCapable, ledger.ReasonReplayDrift)
+		w.WriteRegistry(t, w.Sign(t, "rev-2", claimLanes...))
+		restored(t)
+	})
 }
 
 func TestUnknownDomain(t *testing.T) {

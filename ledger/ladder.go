@@ -136,8 +136,8 @@ func seededPredicate(f Facts) (bool, string) {
 }
 
 func coverage(f Facts) Coverage {
-	c := Coverage{Terms: f.Terms, Defined: f.Defined, Rate: eval.NewRate(f.Defined, f.Terms), Threshold: DefinitionCoverageMin.String()}
-	c.Ready = c.Rate.Valid() && c.Rate.AtLeast(DefinitionCoverageMin)
+	c := Coverage{Terms: f.Terms, Defined: f.Defined, Rate: eval.NewRate(f.Defined, f.Terms), Threshold: DefinitionCoverageMin().String()}
+	c.Ready = c.Rate.Valid() && c.Rate.AtLeast(DefinitionCoverageMin())
 	return c
 }
 

@@ -16,9 +16,10 @@ func StatusOrder() []string {
 	return []string{StatusBlocked, StatusSeeded, StatusGrounded, StatusReasoningCapable, StatusAuditPassed}
 }
 
-// Ladder constants.
-var DefinitionCoverageMin = eval.MustThreshold("0.85")
+// DefinitionCoverageMin is the grounded rung's bar.
+func DefinitionCoverageMin() eval.Threshold { return eval.Percent(85) }
 
+// Ladder constants.
 const (
 	WalksPerFamilyMin = 8 // ratified walks per claimed operator family
 	IntentShapesMin   = 3 // distinct answer kinds the domain's questions exercise
@@ -45,7 +46,7 @@ type Thresholds struct {
 
 // CurrentThresholds reports the constants above.
 func CurrentThresholds() Thresholds {
-	return Thresholds{DefinitionCoverage: DefinitionCoverageMin.String(), WalksPerFamily: WalksPerFamilyMin, IntentShapes: IntentShapesMin}
+	return Thresholds{DefinitionCoverage: DefinitionCoverageMin().String(), WalksPerFamily: WalksPerFamilyMin, IntentShapes: IntentShapesMin}
 }
 
 // RegistryStatus says whether the reviewer registry loaded and, if not, why.

@@ -91,6 +91,9 @@ func (w cliWorld) ledgerJSON(t *testing.T, wantCode int) ledger.Report {
 	return strictLedger(t, []byte(out))
 }
 
+// Through the commands: lanes, registry, claim, audit-passed; then a broken
+// or missing registry and a changed signature each still print every row,
+// below audit-passed and naming why, and exit 77; restoring restores.
 func TestLedgerCommandEndToEnd(t *testing.T) {
 	w := newCLIWorld(t)
 	w.promoteToAuditPassed(t)
@@ -104,71 +107,66 @@ func TestLedgerCommandEndToEnd(t *testing.T) {
 			t.Fatal("fabrication_control holdout does not pass")
 		}
 	}
-	// The human table names the domain and its status.
 	code, out, _ := w.run(t, "ledger", "--registry", w.RegistryPath, "--domain", ledgertest.Domain)
 	if code != 0 || !strings.Contains(out, ledgertest.Domain) || !strings.Contains(out, "audit-passed") {
 		t.Fatalf("table: %d\n%s", code, out)
 	}
-}
-
-// A broken or missing registry still prints every row, below audit-passed
-// and naming the error, and exits 77.
-func TestLedgerBrokenRegistryExits77(t *testing.T) {
-	w := newCLIWorld(t)
-	w.promoteToAuditPassed(t)
 	raw, err := os.ReadFile(w.RegistryPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	appendFile(t, w.RegistryPath, "expert_demo_claims: []\n")
-	rep := w.ledgerJSON(t, 77)
-	if rep.Registry.Valid || rep.Domains[0].Status != ledger.StatusReasoningCapable ||
-		!strings.Contains(rep.Domains[0].AuditPassedReason, "unknown top-level keys: ['expert_demo_claims']") {
-		t.Fatalf("registry %+v row %s %q", rep.Registry, rep.Domains[0].Status, rep.Domains[0].AuditPassedReason)
-	}
-	if code, _, _ := w.run(t, "reviewers", "check", w.RegistryPath); code != 77 {
-		t.Fatalf("reviewers check of a broken registry: exit %d", code)
-	}
-	if err := os.Remove(w.RegistryPath); err != nil {
-		t.Fatal(err)
-	}
-	rep = w.ledgerJSON(t, 77)
-	if !strings.Contains(rep.Domains[0].AuditPassedReason, "reviewer registry not found at") {
-		t.Fatalf("reason %q", rep.Domains[0].AuditPassedReason)
-	}
-	writeFile(t, w.RegistryPath, string(raw))
-	w.ledgerJSON(t, 0)
-}
 
-// A changed signature makes the claim fail, ledger and check exit 77, and
-// restoring the byte restores both.
-func TestLedgerTamperedSignatureExits77(t *testing.T) {
-	w := newCLIWorld(t)
-	w.promoteToAuditPassed(t)
-	raw, _ := os.ReadFile(w.RegistryPath)
-	i := strings.Index(string(raw), "sig: ")
-	if i < 0 {
-		t.Fatal("no signature in the registry")
-	}
-	bad := []byte(string(raw))
-	j := i + len("sig: ") + 5
-	if bad[j] == 'A' {
-		bad[j] = 'B'
-	} else {
-		bad[j] = 'A'
-	}
-	writeFile(t, w.RegistryPath, string(bad))
-	rep := w.ledgerJSON(t, 77)
-	if rep.Domains[0].Status != ledger.StatusReasoningCapable || len(rep.Registry.ClaimErrors) != 1 {
-		t.Fatalf("row %s claim errors %+v", rep.Domains[0].Status, rep.Registry.ClaimErrors)
-	}
-	if code, _, _ := w.run(t, "reviewers", "check", w.RegistryPath); code != 77 {
-		t.Fatalf("reviewers check: exit %d", code)
-	}
-	writeFile(t, w.RegistryPath, string(raw))
-	if rep := w.ledgerJSON(t, 0); rep.Domains[0].Status != ledger.StatusAuditPassed {
-		t.Fatal("restoring the signature did not restore audit-passed")
-	}
+	t.Run("broken registry", func(t *testing.T) {
+		appendFile(t, w.RegistryPath, "expert_demo_claims: []\n")
+		rep := w.ledgerJSON(t, 77)
+		if rep.Registry.Valid || rep.Domains[0].Status != ledger.StatusReasoningCapable ||
+			!strings.Contains(rep.Domains[0].AuditPassedReason, "unknown top-level keys: ['expert_demo_claims']") {
+			t.Fatalf("registry %+v row %s %q", rep.Registry, rep.Domains[0].Status, rep.Domains[0].AuditPassedReason)
+		}
+		if code, _, _ := w.run(t, "reviewers", "check", w.RegistryPath); code != 77 {
+			t.Fatalf("reviewers check of a broken registry: exit %d", code)
+		}
+		writeFile(t, w.RegistryPath, string(raw))
+		w.ledgerJSON(t, 0)
+	})
+
+	t.Run("missing registry", func(t *testing.T) {
+		if err := os.Remove(w.RegistryPath); err != nil {
+			t.Fatal(err)
+		}
+		rep := w.ledgerJSON(t, 77)
+		if !strings.Contains(rep.Domains[0].AuditPassedReason, "reviewer registry not found at") {
+			t.Fatalf("reason %q", rep.Domains[0].AuditPassedReason)
+		}
+		writeFile(t, w.RegistryPath, string(raw))
+		w.ledgerJSON(t, 0)
+	})
+
+	t.Run("signature", func(t *testing.T) {
+		i := strings.Index(string(raw), "sig: ")
+		if i < 0 {
+			t.Fatal("no signature in the registry")
+		}
+		bad := []byte(string(raw))
+		j := i + len("sig: ") + 5
+		if bad[j] == 'A' {
+			bad[j] = 'B'
+		} else {
+			bad[j] = 'A'
+		}
+		writeFile(t, w.RegistryPath, string(bad))
+		rep := w.ledgerJSON(t, 77)
+		if rep.Domains[0].Status != ledger.StatusReasoningCapable || len(rep.Registry.ClaimErrors) != 1 {
+			t.Fatalf("row %s claim errors %+v", rep.Domains[0].Status, rep.Registry.ClaimErrors)
+		}
+		if code, _, _ := w.run(t, "reviewers", "check", w.RegistryPath); code != 77 {
+			t.Fatalf("reviewers check: exit %d", code)
+		}
+		writeFile(t, w.RegistryPath, string(raw))
+		if rep := w.ledgerJSON(t, 0); rep.Domains[0].Status != ledger.StatusAuditPassed {
+			t.Fatal("restoring the signature did not restore audit-passed")
+		}
+	})
 }
 
 func TestEvalCommandErrors(t *testing.T) {
