@@ -1,0 +1,162 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"formation/audit"
+	"formation/internal/cli"
+	"formation/internal/exitcode"
+	"formation/internal/testutil"
+	"formation/stage"
+)
+
+// runCLI runs `formation` in process against the fixture's store.
+func runCLI(t *testing.T, f fixture, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: func() time.Time { return time.Date(2026, 5, 17, 0, 0, 0, 0, time.UTC) }}
+	full := append([]string{"formation", "--store", "file://" + f.storeDir, "--packs-dir", f.p.Packs.Dir, "--courses-dir", f.p.CoursesDir}, args...)
+	code := cli.Main(cli.NewApp(io), full)
+	return code, out.String(), errb.String()
+}
+
+func ratified(t *testing.T, f fixture) string {
+	t.Helper()
+	ctx := context.Background()
+	for _, step := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run, f.p.Ratify} {
+		if res, err := step(ctx, microSubject); err != nil {
+			t.Fatalf("%s: %v", res.Stage, err)
+		}
+	}
+	d, err := f.p.Env.ResolveRef(ctx, microSubject, "ratify")
+	must(t, err)
+	return d
+}
+
+// The micro-course ratifies, a curator promotes it with a fresh key, and
+// `formation ask` then answers from the promoted knowledge with citations.
+func TestMicroCoursePromotedThenAsked(t *testing.T) {
+	f := newFixture(t, microCourse())
+	f.p.Packs.Dir = shippedPacksDir(t) // the shipped, pipeline-ratified packs: production mode
+	report := ratified(t, f)
+	key := filepath.Join(t.TempDir(), "curator.key")
+	if code, _, errs := runCLI(t, f, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: %d %s", code, errs)
+	}
+	code, out, errs := runCLI(t, f, "--json", "--trusted-keys", key+".pub", "promote", "--key", key, report)
+	if code != 0 || !strings.Contains(out, `"promoted_triples":10`) {
+		t.Fatalf("promote: %d %s %s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, f, "--json", "ask", "What is wisdom?")
+	if code != 0 || !strings.Contains(out, `"surface":"Wisdom is definition of wisdom`) || !strings.Contains(out, `"citations":[{`) || !strings.Contains(out, sha1x) {
+		t.Fatalf("ask did not answer from the promoted course with a citation: %d %s", code, out)
+	}
+	code, out, _ = runCLI(t, f, "--json", "ask", "What does number produce?")
+	if code != 0 || !strings.Contains(out, "quantity") {
+		t.Fatalf("walk over promoted knowledge: %d %s", code, out)
+	}
+	// A second promotion of the same report is a no-op.
+	code, out, _ = runCLI(t, f, "--json", "--trusted-keys", key+".pub", "promote", "--key", key, report)
+	if code != 0 || !strings.Contains(out, `"idempotent":true`) {
+		t.Fatalf("second promote: %d %s", code, out)
+	}
+}
+
+func shippedPacksDir(t *testing.T) string {
+	t.Helper()
+	root, err := testutil.ModuleRoot()
+	must(t, err)
+	return filepath.Join(root, "packs")
+}
+
+// Flipping one byte of the object a stage reads makes that stage halt with
+// exit 65 and an audit record naming the corruption.
+func TestCorruptInputHaltsEveryStage(t *testing.T) {
+	ctx := context.Background()
+	order := []string{"smelt", "forge", "compose", "run", "ratify"}
+	for i, name := range order[1:] {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, microCourse())
+			for _, st := range order[1 : i+1] {
+				if _, err := stageFunc(f, st)(ctx, microSubject); err != nil {
+					t.Fatalf("%s: %v", st, err)
+				}
+			}
+			input, err := f.p.Env.ResolveRef(ctx, microSubject, order[i])
+			must(t, err)
+			flipByte(t, f, input)
+			_, err = stageFunc(f, name)(ctx, microSubject)
+			if exitcode.Of(err) != exitcode.Rejected {
+				t.Fatalf("%s on a corrupt input: exit %d (%v)", name, exitcode.Of(err), err)
+			}
+			recs, _ := audit.List(ctx, f.p.Env.Store, audit.Filter{Subject: microSubject, Stage: name})
+			if len(recs) == 0 || recs[len(recs)-1].ReasonCode != "corrupt_object" {
+				t.Fatalf("no corruption audit record: %+v", recs)
+			}
+		})
+	}
+	t.Run("promote", func(t *testing.T) {
+		f := newFixture(t, microCourse())
+		report := ratified(t, f)
+		flipByte(t, f, report)
+		key := filepath.Join(t.TempDir(), "k")
+		runCLI(t, f, "keygen", "--out", key)
+		if code, _, _ := runCLI(t, f, "--trusted-keys", key+".pub", "promote", "--key", key, report); code != 65 {
+			t.Fatalf("promote of a corrupt report: exit %d", code)
+		}
+		recs, _ := audit.List(ctx, f.p.Env.Store, audit.Filter{})
+		if len(recs) == 0 || !strings.Contains(recs[len(recs)-1].ReasonCode, "corrupt") {
+			t.Fatalf("no corruption audit record: %+v", recs)
+		}
+	})
+}
+
+func stageFunc(f fixture, name string) func(context.Context, string) (stage.Result, error) {
+	return map[string]func(context.Context, string) (stage.Result, error){
+		"forge": f.p.Forge, "compose": f.p.Compose, "run": f.p.Run, "ratify": f.p.Ratify}[name]
+}
+
+func flipByte(t *testing.T, f fixture, digest string) {
+	t.Helper()
+	path := filepath.Join(f.storeDir, "objects", "sha256", digest[:2], digest)
+	raw, err := os.ReadFile(path)
+	must(t, err)
+	raw[len(raw)/2] ^= 0x01
+	must(t, os.Chmod(path, 0o644))
+	must(t, os.WriteFile(path, raw, 0o644))
+}
+
+// A report changed and stored again as a new object (intact object, broken
+// seal) is refused by promote with exit 77, and nothing changes.
+func TestTamperedReportRefused(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, microCourse())
+	report := ratified(t, f)
+	raw, err := f.p.Env.Store.Get(ctx, report)
+	must(t, err)
+	tampered := bytes.Replace(raw, []byte(`"course_id":"course.micro`), []byte(`"course_id":"course.Micro`), 1)
+	if bytes.Equal(tampered, raw) {
+		t.Fatal("tampering did not change the report")
+	}
+	d, err := f.p.Env.Store.Put(ctx, tampered)
+	must(t, err)
+	key := filepath.Join(t.TempDir(), "k")
+	runCLI(t, f, "keygen", "--out", key)
+	before, _ := f.p.Env.Store.ListRefs(ctx, "index/")
+	if code, _, _ := runCLI(t, f, "--trusted-keys", key+".pub", "promote", "--key", key, d); code != 77 {
+		t.Fatalf("promote of a tampered report: exit %d", code)
+	}
+	after, _ := f.p.Env.Store.ListRefs(ctx, "index/")
+	if strings.Join(before, ",") != strings.Join(after, ",") {
+		t.Fatalf("refs changed: %v -> %v", before, after)
+	}
+	if _, _, err := f.p.Env.Store.GetRef(ctx, "knowledge/reviewed"); err == nil {
+		t.Fatal("knowledge written by a refused promotion")
+	}
+}
