@@ -4,29 +4,39 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"fmt"
-	"regexp"
 
 	"go.yaml.in/yaml/v3"
 )
 
-var (
-	reviewerFieldsV1 = []string{"reviewer_id", "display_name", "role", "domains", "review_scope", "provenance"}
-	claimFieldsV1    = []string{"domain_id", "evidence_lanes", "evidence_revision", "signed_by", "claim_digest"}
-	digestPattern    = regexp.MustCompile(`^[0-9a-f]{64}$`)
-)
-
+// reviewerFields are a reviewer's fields, all required.
 func reviewerFields(schema int) []string {
+	f := []string{"reviewer_id", "display_name", "role", "domains", "review_scope", "provenance"}
 	if schema == SchemaV2 {
-		return append(append([]string(nil), reviewerFieldsV1...), "public_key")
+		f = append(f, "public_key")
 	}
-	return reviewerFieldsV1
+	return f
 }
 
+// claimFields are a claim's fields, all required.
 func claimFields(schema int) []string {
+	f := []string{"domain_id", "evidence_lanes", "evidence_revision", "signed_by", "claim_digest"}
 	if schema == SchemaV2 {
-		return append(append([]string(nil), claimFieldsV1...), "signature")
+		f = append(f, "signature")
 	}
-	return claimFieldsV1
+	return f
+}
+
+// isDigest reports whether s is 64 lowercase hex characters.
+func isDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func parseReviewers(top *mapping, schema int) ([]Reviewer, error) {
@@ -201,7 +211,7 @@ func parseClaim(i int, n *yaml.Node, schema int, reg *Registry) (Claim, error) {
 	if _, ok := reg.Resolve(c.SignedBy); !ok {
 		return Claim{}, errf(fmt.Sprintf("%s signed_by '%s' does not resolve to a registered reviewer", at, c.SignedBy))
 	}
-	if !digestPattern.MatchString(c.ClaimDigest) {
+	if !isDigest(c.ClaimDigest) {
 		return Claim{}, errf(at + " claim_digest must be a lowercase 64-char SHA-256 hex string")
 	}
 	lanes, ok := stringList(m.vals["evidence_lanes"])

@@ -40,7 +40,11 @@ const MaxRegistryBytes = 1 << 20
 
 func scopes() []string { return []string{ScopePack, ScopeProposal, ScopeChain, ScopeEval} }
 
-var topLevelKeys = []string{"schema_version", "reviewers", "audit_passed_claims", "math_expert_claims"}
+// topLevelKeys are the keys a registry may have; math_expert_claims is
+// tolerated and not read, as in the original.
+func topLevelKeys() []string {
+	return []string{"schema_version", "reviewers", "audit_passed_claims", "math_expert_claims"}
+}
 
 // Reviewer is one registered reviewer.
 type Reviewer struct {
@@ -185,7 +189,7 @@ func Parse(data []byte) (*Registry, error) {
 	if !ok {
 		return nil, errf("reviewer registry root must be a mapping")
 	}
-	if unk := top.unknown(topLevelKeys); len(unk) > 0 {
+	if unk := top.unknown(topLevelKeys()); len(unk) > 0 {
 		return nil, errf("reviewer registry has unknown top-level keys: " + pyList(unk))
 	}
 	schema, err := schemaVersion(top.vals["schema_version"])
