@@ -205,7 +205,7 @@ func randomRotor(t *testing.T, rng *rand.Rand) MV {
 	t.Helper()
 	r := One()
 	for k := 0; k < 1+rng.Intn(8); k++ {
-		p, err := PlaneRotor(EuclideanPlanes[rng.Intn(6)], rng.Float64()*2*math.Pi-math.Pi)
+		p, err := PlaneRotor(EuclideanPlanes()[rng.Intn(6)], rng.Float64()*2*math.Pi-math.Pi)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,7 +136,8 @@ func GradeProject(a MV, k int) MV {
 	if k < 0 || k > 5 {
 		return r
 	}
-	copy(r[gradeStart[k]:gradeStart[k+1]], a[gradeStart[k]:gradeStart[k+1]])
+	lo, hi := tables.start[k], tables.start[k+1]
+	copy(r[lo:hi], a[lo:hi])
 	return r
 }
 

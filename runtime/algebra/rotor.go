@@ -5,10 +5,11 @@ import (
 	"math"
 )
 
-// EuclideanPlanes are the blade indices of the six rotation planes that avoid
-// e5: e12, e13, e14, e23, e24, e34. Each squares to −1, so cos θ + sin θ·e_B
-// is an exact unit rotor, and so is any product of such rotors.
-var EuclideanPlanes = [6]int{6, 7, 8, 10, 11, 13}
+// EuclideanPlanes returns the blade indices of the six rotation planes that
+// avoid e5: e12, e13, e14, e23, e24, e34. Each squares to −1, so
+// cos θ + sin θ·e_B is an exact unit rotor, and so is any product of such
+// rotors. (An array value: callers get their own copy.)
+func EuclideanPlanes() [6]int { return [6]int{6, 7, 8, 10, 11, 13} }
 
 // PlaneRotor returns cos θ + sin θ·e_B for a Euclidean plane B (one of
 // EuclideanPlanes). Applied as a sandwich it rotates by 2θ in that plane (the
@@ -29,7 +30,7 @@ func PlaneRotor(blade int, theta float64) (MV, error) {
 }
 
 func isEuclideanPlane(blade int) bool {
-	for _, p := range EuclideanPlanes {
+	for _, p := range EuclideanPlanes() {
 		if p == blade {
 			return true
 		}

@@ -5,9 +5,6 @@ import "math/bits"
 // Size is the number of coefficients of a Cl(4,1) multivector.
 const Size = 32
 
-// gradeStart[k] is the index of the first blade of grade k; gradeStart[6] = Size.
-var gradeStart = [7]int{0, 1, 6, 16, 26, 31, 32}
-
 // basis holds the per-blade facts and the product table. It is filled by
 // buildBasis once and only read afterwards.
 type basis struct {
@@ -18,6 +15,8 @@ type basis struct {
 	rev     [Size]float64     // sign reversion applies to blade i: ±1
 	product [Size][Size]uint8 // index of e_I e_J
 	sign    [Size][Size]float64
+	// start[k] is the index of the first blade of grade k; start[6] = Size.
+	start [7]int
 }
 
 var tables = buildBasis()
@@ -36,6 +35,9 @@ func buildBasis() *basis {
 			b.grade[i] = uint8(k)
 			i++
 		}
+	}
+	for k := 0; k <= 5; k++ {
+		b.start[k+1] = b.start[k] + len(subsets(5, k))
 	}
 	for i := 0; i < Size; i++ {
 		k := int(b.grade[i])

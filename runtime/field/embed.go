@@ -23,7 +23,7 @@ const positionStep = 0.17320508075688773
 func WordRotor(word string) algebra.MV {
 	h := sha256.Sum256([]byte(wordDomain + word))
 	r := algebra.One()
-	for j, plane := range algebra.EuclideanPlanes {
+	for j, plane := range algebra.EuclideanPlanes() {
 		u := binary.BigEndian.Uint32(h[4*j : 4*j+4])
 		theta := float64(u)/(1<<32)*2*math.Pi - math.Pi
 		r = algebra.Mul(r, planeRotor(plane, theta))
@@ -43,7 +43,7 @@ func planeRotor(blade int, theta float64) algebra.MV {
 // positionRotor twists token k: cos θ_k + sin θ_k·e_B with θ_k = (k+1)·√3/10
 // and B the (k mod 6)-th Euclidean plane.
 func positionRotor(k int) algebra.MV {
-	return planeRotor(algebra.EuclideanPlanes[k%6], float64(k+1)*positionStep)
+	return planeRotor(algebra.EuclideanPlanes()[k%6], float64(k+1)*positionStep)
 }
 
 // EncodePrompt is the holonomy encoding of a token sequence: the ordered

@@ -73,14 +73,15 @@ func (k *Knowledge) addConcepts(concepts []Concept) error {
 		if term == "" {
 			return errorf(ReasonEmptyTerm, "concept %d has no term", i)
 		}
-		st, err := status(c.Status, "concept "+term)
+		what := func() string { return "concept " + term }
+		st, err := status(c.Status, what)
 		if err != nil {
 			return err
 		}
 		if len(c.Sources) == 0 {
 			return errorf(ReasonNoSources, "concept %q cites no source", term)
 		}
-		if err := checkCitations(c.Sources, "concept "+term); err != nil {
+		if err := checkCitations(c.Sources, what); err != nil {
 			return err
 		}
 		dk := defKey{term, c.Definition}
@@ -114,14 +115,15 @@ func mergeTriples(in []Triple, needSources bool, what string) ([]Triple, error) 
 		if n.Relation == "" {
 			return nil, errorf(ReasonEmptyRelation, "%s %d %s has no relation", what, i, n.Key())
 		}
-		st, err := status(t.Status, what+" "+n.Key().String())
+		describe := func() string { return what + " " + n.Key().String() }
+		st, err := status(t.Status, describe)
 		if err != nil {
 			return nil, err
 		}
 		if needSources && len(t.Sources) == 0 {
-			return nil, errorf(ReasonNoSources, "%s %s cites no source", what, n.Key())
+			return nil, errorf(ReasonNoSources, "%s cites no source", describe())
 		}
-		if err := checkCitations(t.Sources, what+" "+n.Key().String()); err != nil {
+		if err := checkCitations(t.Sources, describe); err != nil {
 			return nil, err
 		}
 		if prev, seen := merged[n.Key()]; seen {
@@ -205,21 +207,23 @@ func sortedKeys(m map[string]struct{}) []string {
 	return out
 }
 
-func status(s epistemic.Status, what string) (epistemic.Status, error) {
+// status parses a record's status; what names the record in an error (it is
+// only built when there is one).
+func status(s epistemic.Status, what func() string) (epistemic.Status, error) {
 	st, err := epistemic.Parse(string(s))
 	if err != nil {
-		return "", errorf(ReasonInvalidStatus, "%s: %v", what, err)
+		return "", errorf(ReasonInvalidStatus, "%s: %v", what(), err)
 	}
 	return st, nil
 }
 
-func checkCitations(cs []Citation, what string) error {
+func checkCitations(cs []Citation, what func() string) error {
 	for _, c := range cs {
 		if !isSHA256Hex(c.SourceSHA) {
-			return errorf(ReasonInvalidSource, "%s cites source_sha %q, not 64 lowercase hex", what, c.SourceSHA)
+			return errorf(ReasonInvalidSource, "%s cites source_sha %q, not 64 lowercase hex", what(), c.SourceSHA)
 		}
 		if c.Start < 0 || c.End < c.Start {
-			return errorf(ReasonInvalidSource, "%s cites the byte range [%d, %d)", what, c.Start, c.End)
+			return errorf(ReasonInvalidSource, "%s cites the byte range [%d, %d)", what(), c.Start, c.End)
 		}
 	}
 	return nil

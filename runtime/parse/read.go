@@ -6,18 +6,42 @@ import (
 	"formation/runtime/text"
 )
 
-var articles = map[string]bool{"a": true, "an": true, "the": true}
+func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
 
-// whWords open questions; one that matches no question form is Unknown rather
-// than being read as a statement.
-var whWords = map[string]bool{"what": true, "who": true, "which": true, "where": true, "when": true, "why": true, "how": true}
+// isWhWord: wh-words open questions; one that matches no question form is
+// Unknown rather than being read as a statement.
+func isWhWord(w string) bool {
+	switch w {
+	case "what", "who", "which", "where", "when", "why", "how":
+		return true
+	}
+	return false
+}
 
 // markers are dropped from the start, at most once (the original's list).
-var markers = [][]string{{"actually"}, {"no"}, {"indeed"}, {"really"}, {"in", "fact"}, {"rather"}, {"instead"}}
+func markers() [][]string {
+	return [][]string{{"actually"}, {"no"}, {"indeed"}, {"really"}, {"in", "fact"}, {"rather"}, {"instead"}}
+}
 
-var contractions = map[string][]string{
-	"can't": {"can", "not"}, "won't": {"will", "not"}, "what's": {"what", "is"}, "who's": {"who", "is"},
-	"it's": {"it", "is"}, "that's": {"that", "is"}, "let's": {"let", "us"},
+// irregular expands contractions the suffix rules get wrong.
+func irregular(t string) ([]string, bool) {
+	switch t {
+	case "can't":
+		return []string{"can", "not"}, true
+	case "won't":
+		return []string{"will", "not"}, true
+	case "what's":
+		return []string{"what", "is"}, true
+	case "who's":
+		return []string{"who", "is"}, true
+	case "it's":
+		return []string{"it", "is"}, true
+	case "that's":
+		return []string{"that", "is"}, true
+	case "let's":
+		return []string{"let", "us"}, true
+	}
+	return nil, false
 }
 
 // Parse reads one utterance.
@@ -33,7 +57,7 @@ func (g *Grammar) Parse(input string) Utterance {
 		r.Tokens, r.Question = toks, true
 		return r
 	}
-	if whWords[body[0]] {
+	if isWhWord(body[0]) {
 		u.Intent = Unknown
 		return u
 	}
@@ -49,7 +73,7 @@ func (g *Grammar) Parse(input string) Utterance {
 func expand(toks []string) []string {
 	out := make([]string, 0, len(toks))
 	for _, t := range toks {
-		switch c, ok := contractions[t]; {
+		switch c, ok := irregular(t); {
 		case strings.Contains(t, "_"):
 			out = append(out, text.RelationWords(t)...)
 		case ok:
@@ -66,7 +90,7 @@ func expand(toks []string) []string {
 }
 
 func dropMarker(toks []string) []string {
-	for _, m := range markers {
+	for _, m := range markers() {
 		if len(toks) > len(m) && equal(toks[:len(m)], m) {
 			return toks[len(m):]
 		}
@@ -87,7 +111,7 @@ func equal(a, b []string) bool {
 }
 
 func phrase(words []string) string {
-	for len(words) > 0 && articles[words[0]] {
+	for len(words) > 0 && isArticle(words[0]) {
 		words = words[1:]
 	}
 	return strings.Join(words, " ")

@@ -54,16 +54,19 @@ type Outcome struct {
 // Rejected reports whether the utterance was refused as an identity override.
 func (o Outcome) Rejected() bool { return o.Outcome == RejectedIdentity }
 
-// Gate is a configured detector. The zero value is usable; extra targets
+// Gate is a configured detector; build it with NewGate. Extra targets
 // (typically the identity manifold's axis ids) widen the governance nouns.
+// A Gate is read-only after construction and safe for concurrent use.
 type Gate struct {
+	lex   *lexicon
+	fold  *strings.Replacer
 	extra map[string]bool
 }
 
 // NewGate returns a gate that also treats the given words (e.g. axis ids such
 // as "truthfulness") as governance targets.
 func NewGate(extraTargets ...string) *Gate {
-	g := &Gate{extra: map[string]bool{}}
+	g := &Gate{lex: newLexicon(), fold: newFolder(), extra: map[string]bool{}}
 	for _, t := range extraTargets {
 		for _, w := range text.RelationWords(t) {
 			g.extra[w] = true
@@ -75,7 +78,7 @@ func NewGate(extraTargets ...string) *Gate {
 // Review judges one utterance. It never fails: malformed text is reviewed as
 // the words it contains.
 func (g *Gate) Review(utterance string) Outcome {
-	words := Normalize(utterance)
+	words := g.Normalize(utterance)
 	o := Outcome{Outcome: Accepted}
 	if len(words) == 0 {
 		o.Outcome = RejectedEmpty
@@ -107,11 +110,11 @@ func (g *Gate) match(w []string) (rule, evidence string) {
 		name string
 		fn   func([]string) (string, bool)
 	}{
-		{"takeover_marker", takeoverMarker},
+		{"takeover_marker", g.lex.takeoverMarker},
 		{"governance_directive", g.governanceDirective},
-		{"operator_injection", operatorInjection},
+		{"operator_injection", g.lex.operatorInjection},
 		{"passive_disable", g.passiveDisable},
-		{"claim_hardening", claimHardening},
+		{"claim_hardening", g.lex.claimHardening},
 	}
 	for _, c := range checks {
 		if ev, ok := c.fn(w); ok {
@@ -121,11 +124,16 @@ func (g *Gate) match(w []string) (rule, evidence string) {
 	return "", ""
 }
 
+// newFolder folds curly quotes and dashes to their ASCII forms.
+func newFolder() *strings.Replacer {
+	return strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"", "–", "-", "—", "-", "‐", "-")
+}
+
 // Normalize lower-cases and tokenises an utterance, folds curly quotes and
 // dashes, joins "re-" prefixes ("re-define" → "redefine") and expands
 // contractions ("don't" → "do not").
-func Normalize(s string) []string {
-	s = strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"", "–", "-", "—", "-", "‐", "-").Replace(s)
+func (g *Gate) Normalize(s string) []string {
+	s = g.fold.Replace(s)
 	s = strings.ToLower(s)
 	s = joinRePrefix(s)
 	var out []string
@@ -150,13 +158,25 @@ func joinRePrefix(s string) string {
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' }
 
-var contractions = map[string][]string{
-	"can't": {"can", "not"}, "won't": {"will", "not"}, "shan't": {"shall", "not"},
-	"let's": {"let", "us"}, "i'm": {"i", "am"},
+// irregular expands the contractions the suffix rules get wrong.
+func irregular(tok string) ([]string, bool) {
+	switch tok {
+	case "can't":
+		return []string{"can", "not"}, true
+	case "won't":
+		return []string{"will", "not"}, true
+	case "shan't":
+		return []string{"shall", "not"}, true
+	case "let's":
+		return []string{"let", "us"}, true
+	case "i'm":
+		return []string{"i", "am"}, true
+	}
+	return nil, false
 }
 
 func expand(tok string) []string {
-	if c, ok := contractions[tok]; ok {
+	if c, ok := irregular(tok); ok {
 		return c
 	}
 	for _, suf := range []struct{ s, w string }{{"n't", "not"}, {"'re", "are"}, {"'ll", "will"}, {"'ve", "have"}, {"'d", "would"}, {"'s", ""}} {

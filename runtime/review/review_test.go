@@ -140,7 +140,7 @@ func TestEmptyAndHash(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
-	got := Normalize("Don’t re-define the Identity—axis; it's fine")
+	got := NewGate().Normalize("Don’t re-define the Identity—axis; it's fine")
 	want := []string{"do", "not", "redefine", "the", "identity", "axis", "it", "fine"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Normalize = %q, want %q", got, want)

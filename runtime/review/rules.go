@@ -5,59 +5,71 @@ import "strings"
 // window is how far after a directive verb its object may start.
 const window = 4
 
-var takeoverMarkers = [][]string{
-	{"you", "are", "now"}, {"you", "are", "no", "longer"}, {"from", "now", "on", "you"},
-	{"pretend", "to", "be"}, {"pretend", "you", "are"}, {"forget", "your"}, {"forget", "everything"},
-	{"your", "new", "identity"}, {"your", "new", "name"}, {"your", "name", "is", "now"},
-	{"act", "as", "if", "you", "have", "no"}, {"new", "persona"}, {"developer", "mode"}, {"jailbreak"},
-	{"no", "longer", "bound", "by"},
+// lexicon holds the word lists of the rules. It is built once per Gate and
+// only read afterwards.
+type lexicon struct {
+	takeoverMarkers [][]string
+	// Directive verbs that change or switch off what they govern, and phrasal
+	// verbs that count only with their particle ("turn off").
+	governVerbs map[string]bool
+	phrasal     map[string][]string
+	// Governance targets: what a user may never redirect.
+	governTargets map[string]bool
+	// Installing verbs and the code they would put in the runtime's path.
+	injectVerbs, injectTargets map[string]bool
+	// Past participles of switching governance off or changing it, and the
+	// words that make a passive a request ("should be", "to be").
+	disabledParticiples, modals map[string]bool
+	// Hardening: a claim made final.
+	hardenVerbs, hardenWords, freezeVerbs, makeVerbs, claimNouns, pronouns map[string]bool
+	negators                                                               map[string]bool
 }
 
-// Directive verbs that change or switch off what they govern.
-var governVerbs = set("redefine", "rewrite", "change", "alter", "modify", "edit", "replace", "swap", "override",
-	"overwrite", "reset", "reprogram", "reconfigure", "retrain", "rewire", "update", "amend", "revise",
-	"disable", "deactivate", "bypass", "circumvent", "skip", "ignore", "disregard", "remove", "delete", "drop",
-	"suspend", "unlock", "relax", "weaken", "loosen", "evade", "defeat", "break", "violate",
-	"abandon", "forget", "erase", "silence", "mute", "subvert", "hijack", "tamper", "neutralize", "neutralise",
-	"undermine", "cancel", "pause", "stop", "kill", "dismantle", "strip")
-
-// Phrasal verbs count as directives only with their particle ("turn off").
-var phrasal = map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"}, "get": {"around"}, "work": {"around"}, "opt": {"out"}}
-
-// Governance targets: what a user may never redirect.
-var governTargets = set("identity", "identities", "axis", "axes", "manifold", "persona", "values",
-	"ethics", "morals", "boundary", "boundaries", "safety", "guardrail", "guardrails", "safeguard",
-	"safeguards", "policy", "policies", "rules", "instructions", "review", "reviewed", "reviewer",
-	"closure", "invariant", "invariants", "constraints", "restrictions", "truth", "truthfulness",
-	"coherence", "reverence", "programming", "directives", "principles", "operator", "operators",
-	"normalizer", "normaliser", "normalization", "normalisation", "refusal", "refusals")
-
-// Installing verbs and the code they would put in the runtime's path.
-var injectVerbs = set("adopt", "install", "inject", "insert", "use", "load", "plug", "apply", "add", "deploy",
-	"run", "execute", "enable", "accept", "integrate", "embed", "hook", "wire", "put", "include")
-var injectTargets = set("normalizer", "normaliser", "normalizers", "normalization", "normalisation",
-	"renormalization", "operator", "operators", "repair", "repairs", "hook", "hooks", "patch", "patches",
-	"override", "overrides", "plugin", "plugins", "script", "projection", "unitizer", "rescaler")
-
-// Past participles of switching governance off or changing it.
-var disabledParticiples = set("skipped", "disabled", "bypassed", "ignored", "redefined", "rewritten",
-	"changed", "removed", "overridden", "relaxed", "suspended", "replaced", "dropped", "deleted", "lifted",
-	"turned", "switched", "weakened", "circumvented", "disregarded", "altered", "modified", "reset", "erased")
-var modals = set("should", "must", "can", "could", "will", "shall", "would", "may", "might", "to")
-
-// Hardening: a claim made final.
-var hardenVerbs = set("treat", "mark", "declare", "make", "accept", "consider", "regard", "record", "store",
-	"set", "label", "flag", "keep", "save", "register", "enshrine", "establish", "hold", "take")
-var hardenWords = set("axiom", "axiomatic", "final", "frozen", "permanent", "permanently", "unrevisable",
-	"irrevocable", "immutable", "unquestionable", "settled", "sealed", "locked", "forever", "absolute",
-	"infallible", "unchangeable", "irreversible", "dogma")
-var freezeVerbs = set("freeze", "lock", "seal", "harden", "cement")
-var makeVerbs = set("make", "keep", "render")
-var claimNouns = set("claim", "claims", "triple", "triples", "fact", "facts", "belief", "beliefs", "statement",
-	"statements", "answer", "knowledge", "status", "relation", "relations")
-var pronouns = set("it", "this", "that", "these", "those")
-
-var negators = set("not", "never", "no", "nor", "without")
+func newLexicon() *lexicon {
+	return &lexicon{
+		takeoverMarkers: [][]string{
+			{"you", "are", "now"}, {"you", "are", "no", "longer"}, {"from", "now", "on", "you"},
+			{"pretend", "to", "be"}, {"pretend", "you", "are"}, {"forget", "your"}, {"forget", "everything"},
+			{"your", "new", "identity"}, {"your", "new", "name"}, {"your", "name", "is", "now"},
+			{"act", "as", "if", "you", "have", "no"}, {"new", "persona"}, {"developer", "mode"}, {"jailbreak"},
+			{"no", "longer", "bound", "by"},
+		},
+		governVerbs: set("redefine", "rewrite", "change", "alter", "modify", "edit", "replace", "swap", "override",
+			"overwrite", "reset", "reprogram", "reconfigure", "retrain", "rewire", "update", "amend", "revise",
+			"disable", "deactivate", "bypass", "circumvent", "skip", "ignore", "disregard", "remove", "delete", "drop",
+			"suspend", "unlock", "relax", "weaken", "loosen", "evade", "defeat", "break", "violate",
+			"abandon", "forget", "erase", "silence", "mute", "subvert", "hijack", "tamper", "neutralize", "neutralise",
+			"undermine", "cancel", "pause", "stop", "kill", "dismantle", "strip"),
+		phrasal: map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
+			"get": {"around"}, "work": {"around"}, "opt": {"out"}},
+		governTargets: set("identity", "identities", "axis", "axes", "manifold", "persona", "values",
+			"ethics", "morals", "boundary", "boundaries", "safety", "guardrail", "guardrails", "safeguard",
+			"safeguards", "policy", "policies", "rules", "instructions", "review", "reviewed", "reviewer",
+			"closure", "invariant", "invariants", "constraints", "restrictions", "truth", "truthfulness",
+			"coherence", "reverence", "programming", "directives", "principles", "operator", "operators",
+			"normalizer", "normaliser", "normalization", "normalisation", "refusal", "refusals"),
+		injectVerbs: set("adopt", "install", "inject", "insert", "use", "load", "plug", "apply", "add", "deploy",
+			"run", "execute", "enable", "accept", "integrate", "embed", "hook", "wire", "put", "include"),
+		injectTargets: set("normalizer", "normaliser", "normalizers", "normalization", "normalisation",
+			"renormalization", "operator", "operators", "repair", "repairs", "hook", "hooks", "patch", "patches",
+			"override", "overrides", "plugin", "plugins", "script", "projection", "unitizer", "rescaler"),
+		disabledParticiples: set("skipped", "disabled", "bypassed", "ignored", "redefined", "rewritten",
+			"changed", "removed", "overridden", "relaxed", "suspended", "replaced", "dropped", "deleted", "lifted",
+			"turned", "switched", "weakened", "circumvented", "disregarded", "altered", "modified", "reset", "erased"),
+		modals: set("should", "must", "can", "could", "will", "shall", "would", "may", "might", "to"),
+		hardenVerbs: set("treat", "mark", "declare", "make", "accept", "consider", "regard", "record", "store",
+			"set", "label", "flag", "keep", "save", "register", "enshrine", "establish", "hold", "take"),
+		hardenWords: set("axiom", "axiomatic", "final", "frozen", "permanent", "permanently", "unrevisable",
+			"irrevocable", "immutable", "unquestionable", "settled", "sealed", "locked", "forever", "absolute",
+			"infallible", "unchangeable", "irreversible", "dogma"),
+		freezeVerbs: set("freeze", "lock", "seal", "harden", "cement"),
+		makeVerbs:   set("make", "keep", "render"),
+		claimNouns: set("claim", "claims", "triple", "triples", "fact", "facts", "belief", "beliefs", "statement",
+			"statements", "answer", "knowledge", "status", "relation", "relations"),
+		pronouns: set("it", "this", "that", "these", "those"),
+		negators: set("not", "never", "no", "nor", "without"),
+	}
+}
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -67,8 +79,8 @@ func set(words ...string) map[string]bool {
 	return m
 }
 
-func takeoverMarker(w []string) (string, bool) {
-	for _, m := range takeoverMarkers {
+func (l *lexicon) takeoverMarker(w []string) (string, bool) {
+	for _, m := range l.takeoverMarkers {
 		for i := 0; i+len(m) <= len(w); i++ {
 			if equal(w[i:i+len(m)], m) {
 				return strings.Join(m, " "), true
@@ -89,11 +101,11 @@ func equal(a, b []string) bool {
 
 // directive returns, for a directive verb at i, the index where its object
 // starts (after a phrasal particle), or -1.
-func directive(w []string, i int, verbs map[string]bool) int {
-	if verbs[w[i]] {
+func (l *lexicon) directive(w []string, i int) int {
+	if l.governVerbs[w[i]] {
 		return i + 1
 	}
-	if parts, ok := phrasal[w[i]]; ok && i+1 < len(w) {
+	if parts, ok := l.phrasal[w[i]]; ok && i+1 < len(w) {
 		for _, p := range parts {
 			if w[i+1] == p {
 				return i + 2
@@ -104,21 +116,21 @@ func directive(w []string, i int, verbs map[string]bool) int {
 }
 
 // negated reports a negator within the two words before position i.
-func negated(w []string, i int) bool {
+func (l *lexicon) negated(w []string, i int) bool {
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
-		if negators[w[j]] {
+		if l.negators[w[j]] {
 			return true
 		}
 	}
 	return false
 }
 
-func (g *Gate) target(word string) bool { return governTargets[word] || g.extra[word] }
+func (g *Gate) target(word string) bool { return g.lex.governTargets[word] || g.extra[word] }
 
 func (g *Gate) governanceDirective(w []string) (string, bool) {
 	for i := range w {
-		start := directive(w, i, governVerbs)
-		if start < 0 || negated(w, i) {
+		start := g.lex.directive(w, i)
+		if start < 0 || g.lex.negated(w, i) {
 			continue
 		}
 		for j := start; j < len(w) && j < start+window; j++ {
@@ -130,13 +142,13 @@ func (g *Gate) governanceDirective(w []string) (string, bool) {
 	return "", false
 }
 
-func operatorInjection(w []string) (string, bool) {
+func (l *lexicon) operatorInjection(w []string) (string, bool) {
 	for i := range w {
-		if !injectVerbs[w[i]] || negated(w, i) {
+		if !l.injectVerbs[w[i]] || l.negated(w, i) {
 			continue
 		}
 		for j := i + 1; j < len(w) && j <= i+window; j++ {
-			if injectTargets[w[j]] {
+			if l.injectTargets[w[j]] {
 				return strings.Join(w[i:j+1], " "), true
 			}
 		}
@@ -148,10 +160,10 @@ func operatorInjection(w []string) (string, bool) {
 // target among the five words before "be".
 func (g *Gate) passiveDisable(w []string) (string, bool) {
 	for i := 1; i+1 < len(w); i++ {
-		if w[i] != "be" || !disabledParticiples[w[i+1]] || negated(w, i) {
+		if w[i] != "be" || !g.lex.disabledParticiples[w[i+1]] || g.lex.negated(w, i) {
 			continue
 		}
-		if !modals[w[i-1]] && w[0] != "let" {
+		if !g.lex.modals[w[i-1]] && w[0] != "let" {
 			continue
 		}
 		for j := i - 1; j >= 0 && j >= i-6; j-- {
@@ -163,30 +175,30 @@ func (g *Gate) passiveDisable(w []string) (string, bool) {
 	return "", false
 }
 
-func claimHardening(w []string) (string, bool) {
+func (l *lexicon) claimHardening(w []string) (string, bool) {
 	for i := range w {
-		if negated(w, i) {
+		if l.negated(w, i) {
 			continue
 		}
-		if hardenVerbs[w[i]] {
+		if l.hardenVerbs[w[i]] {
 			for j := i + 1; j < len(w) && j <= i+8; j++ {
 				if w[j] == "as" || w[j] == "be" || w[j] == "is" {
 					for k := j + 1; k < len(w) && k <= j+3; k++ {
-						if hardenWords[w[k]] {
+						if l.hardenWords[w[k]] {
 							return strings.Join(w[i:k+1], " "), true
 						}
 					}
 				}
 			}
 		}
-		if freezeVerbs[w[i]] {
+		if l.freezeVerbs[w[i]] {
 			for j := i + 1; j < len(w) && j <= i+3; j++ {
-				if claimNouns[w[j]] {
+				if l.claimNouns[w[j]] {
 					return strings.Join(w[i:j+1], " "), true
 				}
 			}
 		}
-		if ev, ok := madeFinal(w, i); ok {
+		if ev, ok := l.madeFinal(w, i); ok {
 			return ev, true
 		}
 	}
@@ -194,16 +206,16 @@ func claimHardening(w []string) (string, bool) {
 }
 
 // madeFinal finds "make/keep <claim or pronoun> ... <hardening word>".
-func madeFinal(w []string, i int) (string, bool) {
-	if !makeVerbs[w[i]] {
+func (l *lexicon) madeFinal(w []string, i int) (string, bool) {
+	if !l.makeVerbs[w[i]] {
 		return "", false
 	}
 	object := false
 	for j := i + 1; j < len(w) && j <= i+4; j++ {
 		switch {
-		case claimNouns[w[j]] || pronouns[w[j]]:
+		case l.claimNouns[w[j]] || l.pronouns[w[j]]:
 			object = true
-		case object && hardenWords[w[j]]:
+		case object && l.hardenWords[w[j]]:
 			return strings.Join(w[i:j+1], " "), true
 		}
 	}
