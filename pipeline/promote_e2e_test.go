@@ -13,6 +13,7 @@ import (
 	"formation/internal/cli"
 	"formation/internal/exitcode"
 	"formation/internal/testutil"
+	"formation/promote"
 	"formation/stage"
 )
 
@@ -156,7 +157,7 @@ func TestTamperedReportRefused(t *testing.T) {
 	if strings.Join(before, ",") != strings.Join(after, ",") {
 		t.Fatalf("refs changed: %v -> %v", before, after)
 	}
-	if _, _, err := f.p.Env.Store.GetRef(ctx, "knowledge/reviewed"); err == nil {
+	if _, _, err := f.p.Env.Store.GetRef(ctx, promote.KnowledgeRef); err == nil {
 		t.Fatal("knowledge written by a refused promotion")
 	}
 }
