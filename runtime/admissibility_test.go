@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"formation/packs"
 	"formation/runtime/admissibility"
 	"formation/runtime/algebra"
 	"formation/runtime/field"
@@ -162,8 +163,12 @@ func TestConfigValidation(t *testing.T) {
 	if _, err := New(Config{Knowledge: k, Safety: safety, Manifold: m, AdmissibilityMode: "fuzzy"}); !errors.Is(err, ErrConfig) {
 		t.Errorf("unknown mode: %v", err)
 	}
-	if _, err := New(Config{Knowledge: k, Safety: safety}); err == nil {
-		t.Error("runtime started without a manifold")
+	var spe *packs.SafetyPackError
+	if _, err := New(Config{Knowledge: k, Safety: safety}); !errors.As(err, &spe) {
+		t.Errorf("runtime without a manifold: %v, want *packs.SafetyPackError", err)
+	}
+	if _, err := New(Config{Knowledge: k, Manifold: m}); !errors.As(err, &spe) {
+		t.Errorf("runtime without a safety pack: %v, want *packs.SafetyPackError", err)
 	}
 	if _, err := New(Config{Safety: safety, Manifold: m}); !errors.Is(err, ErrConfig) {
 		t.Errorf("no knowledge: %v", err)
