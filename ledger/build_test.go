@@ -161,6 +161,22 @@ func TestTamperingDemotesAndRestores(t *testing.T) {
 		restored(t)
 	})
 
+	t.Run("lane version", func(t *testing.T) {
+		path := w.CoursesDir + "/domains.yaml"
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bumped := strings.Replace(string(raw), "lane: domain_qa\n        version: v1", "lane: domain_qa\n        version: v2", 1)
+		if bumped == string(raw) {
+			t.Fatal("domain_qa lane not found in domains.yaml")
+		}
+		write(t, path, bumped)
+		wantRow(t, build(t, w), ledger.StatusReasoningCapable, `is of lane version "v1"; domains.yaml declares "v2"`)
+		write(t, path, string(raw))
+		restored(t)
+	})
+
 	// Last, since it moves the evidence for good: re-running a lane with
 	// different outcomes is replay drift until the claim is re-signed.
 	t.Run("new evidence", func(t *testing.T) {

@@ -146,8 +146,10 @@ func intentsOf(ctx context.Context, dir string, subjects, problems []string) ([]
 // a claim may name anything, and the gate reports it).
 func selectResults(ctx context.Context, s store.Store, d courses.Domain, reg *reviewers.Registry) (map[string]map[string]LaneEvidence, error) {
 	var lanes []string
+	version := map[string]string{}
 	for _, l := range d.EvalLanes {
 		lanes = append(lanes, l.Lane)
+		version[l.Lane] = l.Version
 	}
 	if c, ok := reg.ClaimFor(d.ID); ok {
 		for _, l := range c.EvidenceLanes {
@@ -169,7 +171,14 @@ func selectResults(ctx context.Context, s store.Store, d courses.Domain, reg *re
 			if out[lane] == nil {
 				out[lane] = map[string]LaneEvidence{}
 			}
-			out[lane][split] = LaneEvidence{Object: l.Object, Timestamp: l.Result.Timestamp, Metrics: l.Result.Metrics, Problem: l.Problem}
+			ev := LaneEvidence{Object: l.Object, Timestamp: l.Result.Timestamp, Metrics: l.Result.Metrics, Problem: l.Problem}
+			if want, declared := version[lane]; declared && ev.Problem == "" && l.Result.LaneVersion != want {
+				// Evidence of an earlier version of the lane measures a different
+				// question set or scoring; it does not count for this one.
+				ev = LaneEvidence{Object: l.Object, Timestamp: l.Result.Timestamp,
+					Problem: fmt.Sprintf("lane result %s is of lane version %q; domains.yaml declares %q", l.Object, l.Result.LaneVersion, want)}
+			}
+			out[lane][split] = ev
 		}
 	}
 	return out, nil
