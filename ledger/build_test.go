@@ -206,13 +206,20 @@ func TestUnknownDomain(t *testing.T) {
 func TestEvidenceForRefusesBadEvidence(t *testing.T) {
 	w := ledgertest.New(t)
 	ctx := context.Background()
-	if _, err := ledger.EvidenceFor(ctx, w.Store, ledgertest.Domain, "r", []string{eval.LaneDomainQA}); err == nil ||
-		!strings.Contains(err.Error(), "lane 'domain_qa' split 'public' has no results") {
-		t.Fatalf("err = %v", err)
+	cases := []struct {
+		domain string
+		lanes  []string
+		want   string
+	}{
+		{ledgertest.Domain, []string{eval.LaneDomainQA}, "lane 'domain_qa' split 'public' has no results"},
+		{ledgertest.Domain, []string{"made_up"}, "claim cites lanes not attached to domain 'thermo': ['made_up']"},
+		{ledgertest.Domain, nil, "at least one lane"},
+		{"nope", []string{eval.LaneDomainQA}, "unknown domain"},
 	}
-	if _, err := ledger.EvidenceFor(ctx, w.Store, ledgertest.Domain, "r", []string{"made_up"}); err == nil ||
-		!strings.Contains(err.Error(), "no registered shape") {
-		t.Fatalf("err = %v", err)
+	for _, c := range cases {
+		if _, err := ledger.EvidenceFor(ctx, w.Sources(), c.domain, "r", c.lanes); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err = %v, want %q", c.lanes, err, c.want)
+		}
 	}
 }
 

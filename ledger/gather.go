@@ -185,34 +185,44 @@ func selectResults(ctx context.Context, s store.Store, d courses.Domain, reg *re
 }
 
 // EvidenceFor computes the digest a claim over lanes at revision must carry,
-// from the lane results selected now (the rule of Build). It refuses to
-// produce a digest over evidence the gate would reject: an unregistered
-// lane, a missing or unusable public or holdout result, or one that fails
-// its shape, so that nobody signs a claim that cannot pass.
-func EvidenceFor(ctx context.Context, s store.Store, domain, revision string, lanes []string) (string, error) {
+// from the lane results Build would select now (same rule, same lane-version
+// check). It refuses to produce a digest the gate would reject: a lane not
+// declared for the domain, an unregistered lane, a missing or unusable
+// public or holdout result, or one that fails its shape; nobody should sign
+// a claim that cannot pass.
+func EvidenceFor(ctx context.Context, src Sources, domain, revision string, lanes []string) (string, error) {
 	if len(lanes) == 0 {
 		return "", errors.New("ledger: a claim cites at least one lane")
 	}
-	results := map[string]map[string]LaneEvidence{}
-	metrics := map[string]map[string]eval.Metrics{}
-	for _, lane := range lanes {
-		if err := courses.ValidSubjectID(lane); err != nil {
-			return "", fmt.Errorf("ledger: lane %q: %w", lane, err)
+	doms, err := courses.LoadDomains(ctx, src.CoursesDir)
+	if err != nil {
+		return "", err
+	}
+	var dom *courses.Domain
+	for i := range doms.Domains {
+		if doms.Domains[i].ID == domain {
+			dom = &doms.Domains[i]
 		}
-		results[lane], metrics[lane] = map[string]LaneEvidence{}, map[string]eval.Metrics{}
-		for _, split := range []string{SplitPublic, SplitHoldout} {
-			l, err := eval.LoadLatest(ctx, s, domain, lane, split)
-			if err != nil {
-				return "", err
-			}
-			if l.Found {
-				results[lane][split] = LaneEvidence{Object: l.Object, Metrics: l.Result.Metrics, Problem: l.Problem}
-				metrics[lane][split] = l.Result.Metrics
-			}
-		}
+	}
+	if dom == nil {
+		return "", fmt.Errorf("%w %q", ErrUnknownDomain, domain)
+	}
+	if stray := unattached(lanes, laneIDs(Spec(*dom).Lanes)); len(stray) > 0 {
+		return "", &EvidenceError{Reason: fmt.Sprintf("claim cites lanes not attached to domain '%s': %s", domain, pyList(stray))}
+	}
+	results, err := selectResults(ctx, src.Store, *dom, reviewers.Empty())
+	if err != nil {
+		return "", err
 	}
 	if reason := checkLanes(lanes, results); reason != "" {
 		return "", &EvidenceError{Reason: reason}
+	}
+	metrics := map[string]map[string]eval.Metrics{}
+	for lane, splits := range results {
+		metrics[lane] = map[string]eval.Metrics{}
+		for split, ev := range splits {
+			metrics[lane][split] = ev.Metrics
+		}
 	}
 	return EvidenceDigest(domain, revision, lanes, metrics)
 }

@@ -20,8 +20,9 @@ func claimCommand(io IO) *cli.Command {
 			Name:  "sign",
 			Usage: "sign an audit-passed claim over the current lane evidence and print the block to add",
 			Description: `Computes the evidence digest of the domain's latest public and holdout results
-of --lanes at --revision (the rule the ledger replays), refuses evidence the
-promotion gate would reject (exit 65), signs the claim with the reviewer's
+of --lanes at --revision (the selection the ledger replays), refuses evidence
+the promotion gate would reject (lanes not declared for the domain, missing,
+stale-version or failing results: exit 65), signs the claim with the reviewer's
 ed25519 key (--key: a key file from formation keygen, or PKCS#8 PEM) as a
 DSSE envelope, and prints the YAML list item to add under
 audit_passed_claims: in a schema_version 2 reviewers.yaml. With --registry,
@@ -71,13 +72,13 @@ func runClaimSign(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	digest, err := ledger.EvidenceFor(c.Context, s, domain, revision, lanes)
+	digest, err := ledger.EvidenceFor(c.Context, ledger.Sources{Store: s, CoursesDir: coursesDir(c)}, domain, revision, lanes)
 	if err != nil {
 		var ee *ledger.EvidenceError
 		if errors.As(err, &ee) {
 			return exitcode.With(exitcode.Rejected, err)
 		}
-		return err
+		return inputError("claim sign", err)
 	}
 	claim, err := reviewers.SignClaim(reviewers.Claim{DomainID: domain, EvidenceLanes: lanes, EvidenceRevision: revision,
 		SignedBy: signer, ClaimDigest: digest}, key)

@@ -153,7 +153,7 @@ func (w *World) RunLanes(t testing.TB, splits ...string) {
 // Sign makes the reviewer's claim over the lanes' current evidence.
 func (w *World) Sign(t testing.TB, revision string, lanes ...string) reviewers.Claim {
 	t.Helper()
-	digest, err := ledger.EvidenceFor(context.Background(), w.Store, Domain, revision, lanes)
+	digest, err := ledger.EvidenceFor(context.Background(), w.Sources(), Domain, revision, lanes)
 	if err != nil {
 		t.Fatal(err)
 	}
