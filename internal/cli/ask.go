@@ -97,21 +97,32 @@ func chatCommand(io IO) *cli.Command {
 	}
 }
 
-// openSession loads the packs (fail-closed), the knowledge and the runtime.
-func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
+// loadPacks loads the safety pack (fail-closed: a missing or unratified one
+// exits 77) and the identity pack, falling back to the default with a
+// warning on stderr when the named one fails.
+func loadPacks(c *cli.Context, io IO, identity string) (*packs.Loaded, error) {
 	opts := packs.OptionsFromEnv()
 	opts.Dir = globalString(c, flagPacksDir)
-	opts.IdentityPackID = c.String("identity")
+	opts.IdentityPackID = identity
 	loaded, err := packs.Load(c.Context, opts)
 	if err != nil {
 		var spe *packs.SafetyPackError
 		if errors.As(err, &spe) {
-			return nil, nil, exitcode.With(exitcode.SealInvalid, err)
+			return nil, exitcode.With(exitcode.SealInvalid, err)
 		}
-		return nil, nil, exitcode.With(exitcode.Rejected, err)
+		return nil, exitcode.With(exitcode.Rejected, err)
 	}
 	if loaded.Fallback != nil {
 		fmt.Fprintf(io.Stderr, "warning: %s\n", loaded.Fallback.String())
+	}
+	return loaded, nil
+}
+
+// openSession loads the packs (fail-closed), the knowledge and the runtime.
+func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
+	loaded, err := loadPacks(c, io, c.String("identity"))
+	if err != nil {
+		return nil, nil, err
 	}
 	k, err := loadKnowledge(c)
 	if err != nil {

@@ -30,6 +30,10 @@ func commands(io IO) []*cli.Command {
 		chatCommand(io),
 		packCommand(io),
 		allowCommand(io),
+		evalCommand(io),
+		ledgerCommand(io),
+		claimCommand(io),
+		reviewersCommand(io),
 	}
 }
 

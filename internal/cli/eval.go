@@ -9,7 +9,6 @@ import (
 	"formation/eval"
 	"formation/internal/exitcode"
 	"formation/internal/version"
-	"formation/packs"
 	"formation/runtime"
 	"formation/runtime/knowledge"
 )
@@ -115,18 +114,9 @@ func printEval(io IO, out eval.Outcome) {
 // runtimeFactory loads the packs once (fail-closed: a safety pack that does
 // not load exits 77) and returns how to start a runtime over knowledge.
 func runtimeFactory(c *cli.Context, io IO) (func(*knowledge.Knowledge) (*runtime.Runtime, error), error) {
-	opts := packs.OptionsFromEnv()
-	opts.Dir = globalString(c, flagPacksDir)
-	loaded, err := packs.Load(c.Context, opts)
+	loaded, err := loadPacks(c, io, "")
 	if err != nil {
-		var spe *packs.SafetyPackError
-		if errors.As(err, &spe) {
-			return nil, exitcode.With(exitcode.SealInvalid, err)
-		}
-		return nil, exitcode.With(exitcode.Rejected, err)
-	}
-	if loaded.Fallback != nil {
-		fmt.Fprintf(io.Stderr, "warning: %s\n", loaded.Fallback.String())
+		return nil, err
 	}
 	return func(k *knowledge.Knowledge) (*runtime.Runtime, error) {
 		return runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold})
