@@ -41,7 +41,7 @@ func AppendMarshal(dst []byte, v any) ([]byte, error) {
 // building them whole, which matters for multi-megabyte artifacts.
 func SHA256Hex(v any) (string, error) {
 	pipe := newHashPipe()
-	e := encoder{buf: make([]byte, 0, flushAt+4096), pipe: pipe}
+	e := encoder{buf: make([]byte, 0, 512), pipe: pipe} // grows to flushAt only for large values
 	if err := e.encode(v); err != nil {
 		pipe.abort()
 		return "", err
