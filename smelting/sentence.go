@@ -1,0 +1,97 @@
+package smelting
+
+import (
+	"formation/artifact"
+	"formation/relparse"
+)
+
+// kind is the kind of candidate a hit proposes.
+type kind uint8
+
+const (
+	kindConcept kind = iota
+	kindRelation
+	kindCounter
+	kindHint
+)
+
+// hit is one candidate found in one sentence of one text: its key and the
+// sentence's byte range. The key is (term, definition) for a concept,
+// (head, relation, tail) for a relation or counter-claim, and (before,
+// after) for an ordering hint.
+type hit struct {
+	kind       kind
+	a, b, c    string
+	start, end int
+}
+
+// extractText returns the hits of every sentence of text, in text order.
+func extractText(text string) []hit {
+	var hits []hit
+	forEachSentence(text, func(start, end int) {
+		hits = extractSentence(text[start:end], start, end, hits)
+	})
+	return hits
+}
+
+// extractSentence appends the hits of one sentence (raw, at [start, end) of
+// its text). Every pattern reads the sentence as the original did: all
+// whitespace runs collapsed to one space, terminators removed.
+//
+// A sentence is exactly one of three things. A counter-claim ("It is a
+// misconception that …", "Not …") yields only its counter-claim. A negated
+// sentence yields only the claim it denies, as a counter-claim, when that
+// claim is unambiguous. Any other sentence yields a concept, an ordering
+// hint and a relation, each when its pattern matches.
+func extractSentence(raw string, start, end int, hits []hit) []hit {
+	s := cleanSentence(relparse.CollapseSpace(raw))
+	if s == "" {
+		return hits
+	}
+	emit := func(k kind, a, b, c string) { hits = append(hits, hit{k, a, b, c, start, end}) }
+	if n := counterMarkerLen(s); n > 0 {
+		if t, ok := parseClaim(relparse.Lower(relparse.TrimSpace(s[n:]))); ok {
+			emit(kindCounter, t.Head, t.Relation, t.Tail)
+		}
+		return hits
+	}
+	low := relparse.Lower(s)
+	if neg := findNegation(low); neg.count > 0 {
+		if t, ok := deniedClaim(low, neg); ok {
+			emit(kindCounter, t.Head, t.Relation, t.Tail)
+		}
+		return hits
+	}
+	matchDefinition(s, func(rawTerm, rawDef string) bool {
+		term, ok := normalTerm(rawTerm)
+		def := lowerTrim(rawDef)
+		if ok && def != "" {
+			emit(kindConcept, term, def, "")
+		}
+		return ok && def != ""
+	})
+	if after, before, ok := matchOrdering(s); ok {
+		a, okA := normalTerm(after)
+		b, okB := normalTerm(before)
+		if okA && okB && a != b {
+			emit(kindHint, b, a, "")
+		}
+	}
+	if t, ok := parseClaim(low); ok {
+		emit(kindRelation, t.Head, t.Relation, t.Tail)
+	}
+	return hits
+}
+
+// cleanSentence trims a single-spaced sentence and removes its terminators:
+// repeatedly a final '.', '?' or '!' and the space before it.
+func cleanSentence(s string) string {
+	s = relparse.TrimSpace(s)
+	for len(s) > 0 && isTerminator(s[len(s)-1]) {
+		s = relparse.TrimSpace(s[:len(s)-1])
+	}
+	return s
+}
+
+// tripleOf returns a relation or counter hit's triple.
+func (h hit) tripleOf() artifact.Triple { return artifact.Triple{Head: h.a, Relation: h.b, Tail: h.c} }
