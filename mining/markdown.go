@@ -1,0 +1,346 @@
+package mining
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+)
+
+// markdownText extracts the prose of a Markdown document (markdown-text/1).
+// It is a small, line-based reading of the common syntax, not a full
+// CommonMark renderer; what it does is fixed by this list and its tests:
+//   - fenced code blocks (``` or ~~~) and indented code blocks that do not
+//     continue a paragraph are dropped;
+//   - ATX headings (# …) and setext headings (a line underlined with === or
+//     ---) become blocks of their own; thematic breaks end a block;
+//   - list items, blockquote lines ('>' stripped) and table cells each start
+//     a block; table separator rows and link reference definitions are
+//     dropped;
+//   - inline: links and images keep their text ([text](url) → text,
+//     ![alt](url) → alt), code spans keep their content, emphasis markers
+//     (* and _ at word edges) and inline HTML tags are dropped, backslash
+//     escapes keep the escaped character;
+//   - paragraph lines keep their line breaks; blocks are separated by a
+//     blank line.
+func markdownText(raw []byte) []byte {
+	var w blockWriter
+	var fence []byte // the open fence's marker run, nil outside code
+	for _, line := range bytes.Split(raw, []byte{'\n'}) {
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if fence != nil {
+			if closesFence(line, fence) {
+				fence = nil
+			}
+			continue
+		}
+		fence = markdownLine(&w, line)
+	}
+	return w.bytes()
+}
+
+// markdownLine handles one line outside a fenced block and returns the
+// fence marker when the line opens one.
+func markdownLine(w *blockWriter, line []byte) []byte {
+	if len(bytes.TrimSpace(line)) == 0 {
+		w.endBlock()
+		return nil
+	}
+	if indentWidth(line) >= 4 && len(w.cur) == 0 {
+		return nil // indented code block
+	}
+	t := bytes.TrimLeft(line, " \t")
+	if f := fenceMarker(t); f != nil {
+		w.endBlock()
+		return f
+	}
+	for len(t) > 0 && t[0] == '>' { // blockquote markers
+		t = bytes.TrimLeft(t[1:], " \t")
+	}
+	if len(t) == 0 { // an empty quoted line separates paragraphs
+		w.endBlock()
+		return nil
+	}
+	switch {
+	case setextUnderline(t) && len(w.cur) > 0:
+		w.endBlock()
+		return nil
+	case thematicBreak(t):
+		w.endBlock()
+		return nil
+	case linkDefinition(t):
+		return nil
+	}
+	if h, ok := atxHeading(t); ok {
+		w.endBlock()
+		inline(w, h)
+		w.endBlock()
+		return nil
+	}
+	if t[0] == '|' {
+		pipeRow(w, t)
+		return nil
+	}
+	if item, ok := listItem(t); ok {
+		w.endBlock()
+		t = item
+	} else if len(w.cur) > 0 {
+		w.writeByte('\n')
+	}
+	inline(w, t)
+	return nil
+}
+
+func indentWidth(line []byte) int {
+	n := 0
+	for _, c := range line {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 4 - n%4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// fenceMarker returns the run of three or more backticks or tildes that
+// opens a fenced code block, or nil.
+func fenceMarker(t []byte) []byte {
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return nil
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 || (t[0] == '`' && bytes.IndexByte(t[n:], '`') >= 0) {
+		return nil
+	}
+	return t[:n:n]
+}
+
+// closesFence reports whether line closes the fenced block opened by fence:
+// at least as many of the same marker, then only spaces.
+func closesFence(line, fence []byte) bool {
+	t := bytes.TrimRight(bytes.TrimLeft(line, " "), " \t")
+	n := 0
+	for n < len(t) && t[n] == fence[0] {
+		n++
+	}
+	return n >= len(fence) && n == len(t)
+}
+
+// onlyRunes reports whether t (ignoring spaces) consists of at least min
+// copies of one of the given marker bytes.
+func onlyRunes(t []byte, markers string, min int) bool {
+	var mark byte
+	n := 0
+	for _, c := range t {
+		switch {
+		case c == ' ' || c == '\t':
+		case mark == 0 && bytes.IndexByte([]byte(markers), c) >= 0:
+			mark = c
+			n++
+		case c == mark:
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= min
+}
+
+func setextUnderline(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	return len(t) > 0 && bytes.IndexByte(t, ' ') < 0 && onlyRunes(t, "=-", 1)
+}
+
+func thematicBreak(t []byte) bool { return onlyRunes(t, "-*_", 3) }
+
+// linkDefinition recognises "[label]: destination".
+func linkDefinition(t []byte) bool {
+	if len(t) == 0 || t[0] != '[' {
+		return false
+	}
+	end := bytes.Index(t, []byte("]:"))
+	return end > 1 && bytes.IndexByte(t[1:end], ']') < 0
+}
+
+// atxHeading returns the text of "# Heading ##".
+func atxHeading(t []byte) ([]byte, bool) {
+	n := 0
+	for n < len(t) && t[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
+		return nil, false
+	}
+	h := bytes.TrimSpace(t[n:])
+	if closing := bytes.TrimRight(h, "#"); len(closing) < len(h) && (len(closing) == 0 || closing[len(closing)-1] == ' ') {
+		h = bytes.TrimSpace(closing)
+	}
+	return h, true
+}
+
+// listItem returns the text after a bullet ("- ", "* ", "+ ") or an
+// ordered marker ("12. ", "3) ").
+func listItem(t []byte) ([]byte, bool) {
+	if len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') {
+		return bytes.TrimLeft(t[2:], " \t"), true
+	}
+	n := 0
+	for n < len(t) && n < 9 && '0' <= t[n] && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && (t[n+1] == ' ' || t[n+1] == '\t') {
+		return bytes.TrimLeft(t[n+2:], " \t"), true
+	}
+	return nil, false
+}
+
+// pipeRow writes each cell of a pipe table row as its own block; the
+// separator row (|---|:--:|) is dropped.
+func pipeRow(w *blockWriter, t []byte) {
+	if onlyRunes(bytes.Map(func(r rune) rune {
+		if r == '|' || r == ':' {
+			return ' '
+		}
+		return r
+	}, t), "-", 1) {
+		return
+	}
+	w.endBlock()
+	for _, cell := range bytes.Split(bytes.Trim(bytes.TrimSpace(t), "|"), []byte{'|'}) {
+		inline(w, bytes.TrimSpace(cell))
+		w.endBlock()
+	}
+}
+
+// inline writes one line's inline content: see markdownText.
+func inline(w *blockWriter, t []byte) {
+	for i := 0; i < len(t); {
+		c := t[i]
+		switch {
+		case c == '\\' && i+1 < len(t) && isASCIIPunct(t[i+1]):
+			w.writeByte(t[i+1])
+			i += 2
+		case c == '`':
+			i = codeSpan(w, t, i)
+		case c == '!' && i+1 < len(t) && t[i+1] == '[':
+			i = link(w, t, i+1)
+		case c == '[':
+			i = link(w, t, i)
+		case c == '<':
+			i = inlineTag(w, t, i)
+		case c == '*':
+			i++
+		case c == '_' && !intraword(t, i):
+			i++
+		default:
+			w.writeByte(c)
+			i++
+		}
+	}
+}
+
+// codeSpan copies the content of a `code span` starting at t[i]; an
+// unmatched backtick run is text.
+func codeSpan(w *blockWriter, t []byte, i int) int {
+	n := 0
+	for i+n < len(t) && t[i+n] == '`' {
+		n++
+	}
+	closing := bytes.Index(t[i+n:], t[i:i+n])
+	if closing < 0 {
+		w.write(string(t[i : i+n]))
+		return i + n
+	}
+	w.write(string(bytes.TrimSpace(t[i+n : i+n+closing])))
+	return i + n + closing + n
+}
+
+// link handles "[text](dest)" and "[text][ref]" at t[i] == '[' by writing
+// the text (recursively, so emphasis inside is dropped too); anything else
+// is a literal '['.
+func link(w *blockWriter, t []byte, i int) int {
+	end := matchingBracket(t, i)
+	if end < 0 {
+		w.writeByte('[')
+		return i + 1
+	}
+	text := t[i+1 : end]
+	next := end + 1
+	switch {
+	case next < len(t) && t[next] == '(':
+		if close := bytes.IndexByte(t[next:], ')'); close >= 0 {
+			inline(w, text)
+			return next + close + 1
+		}
+	case next < len(t) && t[next] == '[':
+		if close := bytes.IndexByte(t[next:], ']'); close >= 0 {
+			inline(w, text)
+			return next + close + 1
+		}
+	}
+	w.writeByte('[')
+	return i + 1
+}
+
+func matchingBracket(t []byte, i int) int {
+	depth := 0
+	for j := i; j < len(t); j++ {
+		switch t[j] {
+		case '\\':
+			j++
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// inlineTag drops an inline HTML tag (<em>, </a>, <br/>) or keeps the
+// address of an autolink (<https://…>); a lone '<' is text.
+func inlineTag(w *blockWriter, t []byte, i int) int {
+	end := bytes.IndexByte(t[i:], '>')
+	if end < 0 {
+		w.writeByte('<')
+		return i + 1
+	}
+	body := t[i+1 : i+end]
+	switch {
+	case bytes.Contains(body, []byte("://")) && bytes.IndexByte(body, ' ') < 0:
+		w.write(string(body))
+	case len(body) > 0 && (isASCIILetter(body[0]) || (body[0] == '/' && len(body) > 1 && isASCIILetter(body[1]))):
+	default:
+		w.writeByte('<')
+		return i + 1
+	}
+	return i + end + 1
+}
+
+// intraword reports whether the '_' at t[i] sits between two word runes
+// (as in snake_case or belongs_to), where it is text, not emphasis.
+func intraword(t []byte, i int) bool {
+	if i == 0 || i+1 >= len(t) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRune(t[:i])
+	after, _ := utf8.DecodeRune(t[i+1:])
+	return isWord(before) && isWord(after)
+}
+
+func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func isASCIILetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+
+func isASCIIPunct(c byte) bool {
+	return ('!' <= c && c <= '/') || (':' <= c && c <= '@') || ('[' <= c && c <= '`') || ('{' <= c && c <= '~')
+}
