@@ -18,7 +18,9 @@ func compoundPhrases() [6]string {
 }
 
 // joinCompounds rewrites every whole-word occurrence of a compound phrase
-// in the lower-cased, single-spaced sentence low into its relation name.
+// in the lower-cased, single-spaced sentence low into its relation name,
+// and a colon right after the phrase into a space, so that "has steps:
+// mix, bake" has the tail "mix, bake".
 func joinCompounds(low string) string {
 	var out []byte
 	for _, p := range compoundPhrases() {
@@ -39,6 +41,9 @@ func joinCompounds(low string) string {
 				if out[i] == ' ' {
 					out[i] = '_'
 				}
+			}
+			if from < len(out) && out[from] == ':' {
+				out[from] = ' ' // "has steps: a, b" lists its tail after a colon
 			}
 		}
 	}
