@@ -1,0 +1,133 @@
+package pipeline_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"formation/artifact"
+	"formation/audit"
+	"formation/internal/exitcode"
+	"formation/internal/testutil"
+	"formation/packs"
+	"formation/pipeline"
+	"formation/stage"
+	"formation/store"
+)
+
+const tinyDoc = `# Light
+
+Light is defined as radiant energy that travels in straight lines.
+A lens is an optical device that bends light.
+Refraction causes dispersion.
+Dispersion produces spectrum.
+A prism produces dispersion.
+It is a misconception that light is sound.
+`
+
+// tinySubject lays out a subject folder whose one source is allow-listed as
+// primary, so its candidates validate on their byte-checked spans.
+func tinySubject(t *testing.T, doc string) (coursesDir string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "tiny")
+	must(t, os.MkdirAll(filepath.Join(dir, "sources"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "sources", "light.md"), []byte(doc), 0o644))
+	sum := sha256.Sum256([]byte(doc))
+	must(t, os.WriteFile(filepath.Join(dir, "subject.yaml"), []byte(`subject_id: tiny
+title: Tiny optics
+target_depth: introductory
+requires_courses: []
+anti_requisites: []
+identity_axis_constraints: []
+template: definition
+retrieved_at: "2026-05-16T00:00:00Z"
+issued_at: "2026-05-16T00:00:00Z"
+sources:
+  - id: light
+    adapter: file
+    path: sources/light.md
+`), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "allowlist.yaml"), []byte(fmt.Sprintf("- source_sha: %q\n  tier: primary\n  label: light notes\n", hex.EncodeToString(sum[:]))), 0o644))
+	return filepath.Dir(dir)
+}
+
+func tinyPipeline(t *testing.T, coursesDir string) *pipeline.Pipeline {
+	ctx := context.Background()
+	s, err := store.Open(ctx, "file://"+t.TempDir())
+	must(t, err)
+	w := &audit.Writer{Store: s, Now: func() time.Time { return time.Date(2026, 5, 16, 0, 0, 0, 0, time.UTC) }, CodeVersion: "test"}
+	root, err := testutil.ModuleRoot()
+	must(t, err)
+	return &pipeline.Pipeline{Env: stage.NewEnv(s, w), CoursesDir: coursesDir, Packs: packs.Options{Dir: filepath.Join(root, "packs")}}
+}
+
+func TestAutorunFromSourcesRatifies(t *testing.T) {
+	ctx := context.Background()
+	p := tinyPipeline(t, tinySubject(t, tinyDoc))
+	results, err := p.Autorun(ctx, "tiny")
+	if err != nil {
+		t.Fatalf("autorun: %v (%d stages)", err, len(results))
+	}
+	if len(results) != 6 || results[5].Stage != "ratify" {
+		t.Fatalf("stages %+v", results)
+	}
+	raw, err := p.Env.Store.Get(ctx, results[5].Output)
+	must(t, err)
+	rep, err := artifact.Decode[artifact.MasteryReport](raw)
+	must(t, err)
+	if !rep.Ratified {
+		t.Fatalf("not ratified: %v", rep.FailureReasons)
+	}
+	// Every validated candidate cites a byte range of a stored text.
+	vtsDigest, _ := p.Env.ResolveRef(ctx, "tiny", "forge")
+	raw, _ = p.Env.Store.Get(ctx, vtsDigest)
+	vts, err := artifact.Decode[artifact.ValidatedTripleSet](raw)
+	must(t, err)
+	if len(vts.Relations) < 3 {
+		t.Fatalf("too few relations validated: %+v", vts.Relations)
+	}
+	for _, r := range vts.Relations {
+		for _, s := range r.Sources {
+			text, err := p.Env.Store.Get(ctx, s.TextSHA)
+			must(t, err)
+			if !s.HasSpanRange() || string(text[*s.Start:*s.End]) != s.Span {
+				t.Fatalf("span of %v is not its text's bytes", r.Triple())
+			}
+		}
+	}
+	// The second autorun does no stage work.
+	again, err := p.Autorun(ctx, "tiny")
+	must(t, err)
+	for _, r := range again {
+		if !r.CacheHit {
+			t.Fatalf("%s ran again on unchanged inputs", r.Stage)
+		}
+	}
+}
+
+func TestMineRefusesEscapingSourceWithAudit(t *testing.T) {
+	ctx := context.Background()
+	courses := tinySubject(t, tinyDoc)
+	subj := filepath.Join(courses, "tiny", "subject.yaml")
+	raw, _ := os.ReadFile(subj)
+	must(t, os.WriteFile(subj, []byte(strings.Replace(string(raw), "path: sources/light.md", "path: sources/link.md", 1)), 0o644))
+	must(t, os.Symlink("/etc/hostname", filepath.Join(courses, "tiny", "sources", "link.md")))
+	p := tinyPipeline(t, courses)
+	_, err := p.Mine(ctx, "tiny")
+	if exitcode.Of(err) != exitcode.Rejected {
+		t.Fatalf("mine of a symlink: exit %d (%v)", exitcode.Of(err), err)
+	}
+	recs, _ := audit.List(ctx, p.Env.Store, audit.Filter{Subject: "tiny", Stage: "mine"})
+	if len(recs) == 0 || !strings.Contains(recs[0].Key, "link.md") {
+		t.Fatalf("no audit record naming the refused source: %+v", recs)
+	}
+	if _, err := p.Env.ResolveRef(ctx, "tiny", "mine"); exitcode.Of(err) != exitcode.NotFound {
+		t.Fatal("a refused mine moved the ref")
+	}
+}

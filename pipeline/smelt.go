@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+
+	"formation/artifact"
+	"formation/internal/exitcode"
+	"formation/smelting"
+	"formation/stage"
+)
+
+// Smelt extracts candidates, each citing a byte span of a stored text, from
+// the subject's latest OreBundle.
+func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, error) {
+	if err := checkSubject(subject); err != nil {
+		return stage.Result{}, err
+	}
+	bundleDigest, err := p.Env.ResolveRef(ctx, subject, "mine")
+	if err != nil {
+		return stage.Result{}, err
+	}
+	spec := stage.Spec{Stage: "smelt", Version: smelting.Version, Subject: subject,
+		Params: map[string]any{"extractor": smelting.Extractor}, Inputs: []string{bundleDigest}}
+	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
+		bundle, err := stage.Load[artifact.OreBundle](ctx, p.Env, spec, bundleDigest)
+		if err != nil {
+			return stage.Output{}, err
+		}
+		texts, err := p.oreTexts(ctx, spec, bundle)
+		if err != nil {
+			return stage.Output{}, err
+		}
+		out, err := smelting.Smelt(bundle, texts)
+		if err != nil {
+			if errors.Is(err, smelting.ErrMalformedDigest) || errors.Is(err, smelting.ErrMissingText) ||
+				errors.Is(err, smelting.ErrTextDigest) || errors.Is(err, smelting.ErrInvalidText) {
+				return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "ore_unusable", Detail: err.Error()}
+			}
+			return stage.Output{}, err
+		}
+		p.logf("smelt %s: %d concepts, %d relations, %d counters, %d ordering hints", subject,
+			len(out.Concepts), len(out.Relations), len(out.Counters), len(out.OrderingHints))
+		return stage.Output{Artifact: out}, nil
+	})
+}
+
+// Autorun runs every stage from mine to ratify and stops before promote, or
+// at the first stage that fails.
+func (p *Pipeline) Autorun(ctx context.Context, subject string) ([]stage.Result, error) {
+	var done []stage.Result
+	for _, st := range []func(context.Context, string) (stage.Result, error){p.Mine, p.Smelt, p.Forge, p.Compose, p.Run, p.Ratify} {
+		res, err := st(ctx, subject)
+		if res.Stage != "" {
+			done = append(done, res)
+		}
+		if err != nil {
+			return done, err
+		}
+	}
+	return done, nil
+}
