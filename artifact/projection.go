@@ -54,19 +54,14 @@ func ProjectSources(refs []SourceRef) []projSource {
 
 // ComposeProjection is the value whose digest is validated_set_sha.
 func ComposeProjection(v ValidatedTripleSet) any {
-	concepts := make([]projConcept, len(v.Concepts))
-	for i, c := range v.Concepts {
-		concepts[i] = projConcept{c.CanonicalTerm, c.Definition, ProjectSources(c.Sources)}
+	concepts := make([]projConcept, 0, len(v.Concepts))
+	for _, c := range byTerm(v.Concepts) {
+		concepts = append(concepts, projConcept{c.CanonicalTerm, c.Definition, ProjectSources(c.Sources)})
 	}
-	sort.SliceStable(concepts, func(a, b int) bool { return concepts[a].CanonicalTerm < concepts[b].CanonicalTerm })
-	relations := make([]projRelation, len(v.Relations))
-	for i, r := range v.Relations {
-		relations[i] = projRelation{r.Head, r.Relation, r.Tail, ProjectSources(r.Sources)}
+	relations := make([]projRelation, 0, len(v.Relations))
+	for _, r := range byTriple(v.Relations) {
+		relations = append(relations, projRelation{r.Head, r.Relation, r.Tail, ProjectSources(r.Sources)})
 	}
-	sort.SliceStable(relations, func(a, b int) bool {
-		return Triple{relations[a].Head, relations[a].Relation, relations[a].Tail}.Less(
-			Triple{relations[b].Head, relations[b].Relation, relations[b].Tail})
-	})
 	return map[string]any{
 		"subject_id":     v.SubjectID,
 		"schema_version": v.SchemaVersion,
@@ -97,19 +92,14 @@ type forgeRelation struct {
 
 // ForgeProjection is the value whose digest keys the forge's triple cache.
 func ForgeProjection(v ValidatedTripleSet) any {
-	concepts := make([]forgeConcept, len(v.Concepts))
-	for i, c := range v.Concepts {
-		concepts[i] = forgeConcept{c.CanonicalTerm, c.Definition, DistinctSHAs(c.Sources)}
+	concepts := make([]forgeConcept, 0, len(v.Concepts))
+	for _, c := range byTerm(v.Concepts) {
+		concepts = append(concepts, forgeConcept{c.CanonicalTerm, c.Definition, DistinctSHAs(c.Sources)})
 	}
-	sort.SliceStable(concepts, func(a, b int) bool { return concepts[a].CanonicalTerm < concepts[b].CanonicalTerm })
-	relations := make([]forgeRelation, len(v.Relations))
-	for i, r := range v.Relations {
-		relations[i] = forgeRelation{r.Head, r.Relation, r.Tail, DistinctSHAs(r.Sources)}
+	relations := make([]forgeRelation, 0, len(v.Relations))
+	for _, r := range byTriple(v.Relations) {
+		relations = append(relations, forgeRelation{r.Head, r.Relation, r.Tail, DistinctSHAs(r.Sources)})
 	}
-	sort.SliceStable(relations, func(a, b int) bool {
-		return Triple{relations[a].Head, relations[a].Relation, relations[a].Tail}.Less(
-			Triple{relations[b].Head, relations[b].Relation, relations[b].Tail})
-	})
 	return map[string]any{
 		"subject_id":     v.SubjectID,
 		"schema_version": v.SchemaVersion,
@@ -118,6 +108,21 @@ func ForgeProjection(v ValidatedTripleSet) any {
 		"counters":       sortedTriples(v.Counters),
 		"ordering_hints": sortedHints(v.OrderingHints),
 	}
+}
+
+// byTerm is a copy of cs stable-sorted by canonical term (ties keep input
+// order, as the original's Python sort did).
+func byTerm(cs []ConceptCandidate) []ConceptCandidate {
+	out := append([]ConceptCandidate(nil), cs...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].CanonicalTerm < out[b].CanonicalTerm })
+	return out
+}
+
+// byTriple is a copy of rs stable-sorted by (head, relation, tail).
+func byTriple(rs []RelationCandidate) []RelationCandidate {
+	out := append([]RelationCandidate(nil), rs...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Triple().Less(out[b].Triple()) })
+	return out
 }
 
 // DistinctSHAs returns the sorted distinct source digests of refs.
