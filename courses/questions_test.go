@@ -130,3 +130,40 @@ func TestLoadDomainsChecksSubjects(t *testing.T) {
 		t.Fatalf("LoadDomains: %v", err)
 	}
 }
+
+// TestShippedCourses loads everything shipped under courses/: domains.yaml
+// and, for every subject it names, subject.yaml and the three question
+// splits, each split asking every kind of question.
+func TestShippedCourses(t *testing.T) {
+	ctx := context.Background()
+	doms, err := LoadDomains(ctx, ".")
+	if err != nil {
+		t.Fatalf("domains.yaml: %v", err)
+	}
+	for _, d := range doms.Domains {
+		for _, id := range d.Subjects {
+			s, err := Load(ctx, id)
+			if err != nil {
+				t.Fatalf("%s/subject.yaml: %v", id, err)
+			}
+			if s.IssuedAt == "" {
+				t.Errorf("%s: the shipped subject pins issued_at so that its reports are reproducible", id)
+			}
+			qs, err := LoadQuestions(ctx, id)
+			if err != nil {
+				t.Fatalf("%s questions: %v", id, err)
+			}
+			for split, list := range map[string][]Question{"public": qs.Public, "holdout": qs.Holdout, "dev": qs.Dev} {
+				kinds := map[string]int{}
+				for _, q := range list {
+					kinds[q.Kind]++
+				}
+				for _, k := range []string{KindDefinition, KindRelation, KindWalk, KindUnknown, KindFalsePremise, KindOffDomain} {
+					if kinds[k] == 0 {
+						t.Errorf("%s %s has no %s question", id, split, k)
+					}
+				}
+			}
+		}
+	}
+}
