@@ -27,3 +27,25 @@ func FuzzParseSubject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseQuestions: any bytes are either a valid question list or a
+// ValidationError, never a panic.
+func FuzzParseQuestions(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		qs, err := ParseQuestions(data, "fuzz.jsonl")
+		if err != nil {
+			var ve *ValidationError
+			if !errors.As(err, &ve) || len(ve.Problems) == 0 {
+				t.Fatalf("refusal is not a ValidationError with problems: %v", err)
+			}
+			return
+		}
+		ids := map[string]bool{}
+		for _, q := range qs {
+			if ids[q.ID] || ValidSubjectID(q.ID) != nil {
+				t.Fatalf("accepted a bad or repeated id %q", q.ID)
+			}
+			ids[q.ID] = true
+		}
+	})
+}
