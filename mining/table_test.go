@@ -5,7 +5,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -188,5 +192,31 @@ func TestForgedParquetFooterDoesNotAllocate(t *testing.T) {
 	}
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 16<<20 {
 		t.Errorf("a forged footer allocated %d MB", grown>>20)
+	}
+}
+
+// TestForgedFieldCountDoesNotAllocate pins the second fuzz finding: an
+// Arrow file of 248 bytes whose footer schema claims some 80 million fields
+// made arrow-go allocate 5.6 GB; the structural walk refuses it first.
+func TestForgedFieldCountDoesNotAllocate(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzReadTable", "forged-field-count"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(raw), "\n", 3)
+	data, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = readTable(context.Background(), []byte(data), tableSpec{format: "arrow", textColumn: "text", idColumn: "id", maxRows: 10})
+	runtime.ReadMemStats(&after)
+	var r *refusal
+	if !errors.As(err, &r) || r.code != CodeTableCorrupt {
+		t.Fatalf("want table_corrupt, got %v", err)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 16<<20 {
+		t.Errorf("a forged schema allocated %d MB", grown>>20)
 	}
 }
