@@ -20,37 +20,52 @@ func compoundPhrases() [6]string {
 // joinCompounds rewrites every whole-word occurrence of a compound phrase
 // in the lower-cased, single-spaced sentence low into its relation name,
 // and a colon right after the phrase into a space, so that "has steps:
-// mix, bake" has the tail "mix, bake".
+// mix, bake" has the tail "mix, bake". No phrase ends with the start of
+// another, so occurrences never overlap and one left-to-right scan finds
+// them all; it only stops at the letters a phrase can start with.
 func joinCompounds(low string) string {
 	var out []byte
-	for _, p := range compoundPhrases() {
-		for from := 0; ; {
-			k := strings.Index(low[from:], p)
-			if k < 0 {
-				break
-			}
-			at := from + k
-			from = at + len(p)
-			if !wordBoundary(low, at) || !wordBoundary(low, from) {
-				continue
-			}
-			if out == nil {
-				out = []byte(low)
-			}
-			for i := at; i < from; i++ {
-				if out[i] == ' ' {
-					out[i] = '_'
-				}
-			}
-			if from < len(out) && out[from] == ':' {
-				out[from] = ' ' // "has steps: a, b" lists its tail after a colon
+	for i := 0; i < len(low); i++ {
+		switch low[i] {
+		case 'b', 'c', 'i', 'h':
+		default:
+			continue
+		}
+		n := compoundAt(low, i)
+		if n == 0 {
+			continue
+		}
+		if out == nil {
+			out = []byte(low)
+		}
+		for j := i; j < i+n; j++ {
+			if out[j] == ' ' {
+				out[j] = '_'
 			}
 		}
+		if i+n < len(out) && out[i+n] == ':' {
+			out[i+n] = ' ' // "has steps: a, b" lists its tail after a colon
+		}
+		i += n - 1
 	}
 	if out == nil {
 		return low
 	}
 	return string(out)
+}
+
+// compoundAt returns the length of the compound phrase that occurs as
+// whole words at low[i:], or 0.
+func compoundAt(low string, i int) int {
+	if !wordStartAt(low, i) {
+		return 0
+	}
+	for _, p := range compoundPhrases() {
+		if strings.HasPrefix(low[i:], p) && wordBoundary(low, i+len(p)) {
+			return len(p)
+		}
+	}
+	return 0
 }
 
 // wordBoundary reports whether offset i of s is not inside a word: the
@@ -88,38 +103,79 @@ func negatingWord(w string) bool {
 	return false
 }
 
-// findNegation scans the words of low (Unicode word characters, as the
-// parser's word boundaries). A leading "no" directly followed by ',' or ';'
-// is the discourse marker "No, …" (which answers something else and then
-// asserts), not a negation. "n't" after a word ending in 'n' is a negation
-// ("isn't", "doesn't", "can't" and "won't" all end their first part in n).
-// A negating word hyphenated to another word is part of a name.
+// findNegation finds the negating words of low with Unicode word
+// boundaries, as the parser's. A leading "no" directly followed by ',' or
+// ';' is the discourse marker "No, …" (which answers something else and
+// then asserts), not a negation. "n't" after a word ending in 'n' is a
+// negation ("isn't", "doesn't", "can't" and "won't" all end their first
+// part in n). A negating word hyphenated to another word is part of a name.
+//
+// Every negating word and contraction holds an 'n' at a known place (the
+// start of the word, "ca" before it in "cannot", the apostrophe after it in
+// "n't"), so the scan jumps from one 'n' to the next instead of reading
+// every word.
 func findNegation(low string) negation {
 	var neg negation
-	prevEnd := -1
-	for i := 0; i < len(low); {
-		r, w := decodeAt(low, i)
-		if !relparse.IsWordRune(r) {
-			i += w
-			continue
+	for i := 0; ; {
+		k := strings.IndexByte(low[i:], 'n')
+		if k < 0 {
+			return neg
 		}
-		start := i
-		i = wordEnd(low, i)
-		word := low[start:i]
+		at := i + k
+		i = at + 1
 		switch {
-		case word == "no" && start == 0 && i < len(low) && (low[i] == ',' || low[i] == ';'):
-		case inCompoundWord(low, start, i):
-		case negatingWord(word):
-			neg.count++
-			if start == 0 && word == "no" {
-				neg.leadingNo = true
+		case wordStartAt(low, at):
+			i = wordEnd(low, at)
+			neg.word(low, at, i)
+			if low[i-1] == 'n' {
+				neg.count += contraction(low, i) // "needn't"
 			}
-		case word == "t" && prevEnd >= 0 && isApostrophe(low[prevEnd:start]) && low[prevEnd-1] == 'n':
-			neg.count++
+		case at >= 2 && strings.HasPrefix(low[at-2:], "cannot") && wordStartAt(low, at-2):
+			i = wordEnd(low, at)
+			neg.word(low, at-2, i)
+		default:
+			neg.count += contraction(low, at+1)
 		}
-		prevEnd = i
 	}
-	return neg
+}
+
+// word counts the word low[start:end] when it negates.
+func (neg *negation) word(low string, start, end int) {
+	word := low[start:end]
+	switch {
+	case !negatingWord(word), inCompoundWord(low, start, end):
+	case word == "no" && start == 0 && end < len(low) && (low[end] == ',' || low[end] == ';'):
+	default:
+		neg.count++
+		neg.leadingNo = neg.leadingNo || (start == 0 && word == "no")
+	}
+}
+
+// contraction returns 1 when low[i:] is an apostrophe and a 't' that
+// ends the word ("n't" after the 'n' before i), else 0.
+func contraction(low string, i int) int {
+	for _, a := range [2]string{"'t", "\u2019t"} {
+		if strings.HasPrefix(low[i:], a) {
+			t := i + len(a) - 1
+			if wordEnd(low, t) == t+1 && !inCompoundWord(low, t, t+1) {
+				return 1
+			}
+		}
+	}
+	return 0
+}
+
+// wordStartAt reports whether a word starts at low[i]: the rune before it
+// is not a word character.
+func wordStartAt(low string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	if c := low[i-1]; c < utf8.RuneSelf {
+		return !relparse.IsWordRune(rune(c))
+	}
+	r, _ := utf8.DecodeLastRuneInString(low[:i])
+	return !relparse.IsWordRune(r)
 }
 
 // inCompoundWord reports whether the word low[start:end] is hyphenated to
@@ -128,9 +184,6 @@ func findNegation(low string) negation {
 func inCompoundWord(low string, start, end int) bool {
 	return (start > 0 && low[start-1] == '-') || (end < len(low) && low[end] == '-')
 }
-
-// isApostrophe reports whether s is one apostrophe, typed or typographic.
-func isApostrophe(s string) bool { return s == "'" || s == "\u2019" }
 
 // wordEnd returns the end of the run of word characters starting at s[i].
 func wordEnd(s string, i int) int {

@@ -91,18 +91,40 @@ func isTermStart(r rune) bool {
 // isTermRune is the class `[a-z\- ]` under IGNORECASE.
 func isTermRune(r rune) bool { return r == ' ' || r == '-' || isTermStart(r) }
 
-// lazyTerm emulates the lazy group `([a-z][a-z\- ]{0,40}?)` starting at
-// s[from:] followed by the rest of a pattern: it tries every possible end
-// of the group, shortest first, and returns the first at which cont holds.
-func lazyTerm(s string, from int, cont func(end int) bool) (int, bool) {
+// termEnds lists where the term group `([a-z][a-z\- ]{0,40}?)` starting
+// at some offset of a sentence may end, shortest first: after one to 41
+// term characters (the first a letter), where the sentence ends or a space
+// or comma follows. Every continuation the smelter matches after a term
+// starts with one of those, so no other end can match. The lazy group
+// takes the first end at which the rest of its pattern holds (first).
+// Computing the ends once serves every pattern that starts at the same
+// offset.
+type termEnds struct {
+	n  int
+	at [maxTermRunes]int
+}
+
+func findTermEnds(s string, from int) termEnds {
+	var t termEnds
 	for i, n := from, 0; i < len(s) && n < maxTermRunes; n++ {
 		r, w := decodeAt(s, i)
 		if (n == 0 && !isTermStart(r)) || !isTermRune(r) {
-			return 0, false
+			break
 		}
 		i += w
-		if cont(i) {
-			return i, true
+		if i == len(s) || s[i] == ' ' || s[i] == ',' {
+			t.at[t.n] = i
+			t.n++
+		}
+	}
+	return t
+}
+
+// first returns the first end at which cont holds.
+func (t *termEnds) first(cont func(end int) bool) (int, bool) {
+	for _, end := range t.at[:t.n] {
+		if cont(end) {
+			return end, true
 		}
 	}
 	return 0, false
@@ -111,8 +133,15 @@ func lazyTerm(s string, from int, cont func(end int) bool) (int, bool) {
 // wholeTerm reports whether all of s[from:] is one term group followed by
 // `\s*$`: a term letter, then at most 40 term characters to the end.
 func wholeTerm(s string, from int) bool {
-	end, ok := lazyTerm(s, from, func(end int) bool { return end == len(s) })
-	return ok && end == len(s)
+	n := 0
+	for i := from; i < len(s); n++ {
+		r, w := decodeAt(s, i)
+		if n == maxTermRunes || (n == 0 && !isTermStart(r)) || !isTermRune(r) {
+			return false
+		}
+		i += w
+	}
+	return n > 0
 }
 
 // decodeAt decodes the rune at s[i:] with an ASCII fast path.
@@ -166,13 +195,14 @@ func isAnArticle(s string, end int) (int, bool) {
 }
 
 // matchDefinition tries the concept patterns in order on the cleaned
-// sentence s. For each pattern that matches, accept judges the raw term and
-// definition; the first accepted pair is returned (a pattern whose term is
-// not a valid term gives way to the next one, as in the original).
-func matchDefinition(s string, accept func(term, def string) bool) bool {
+// sentence s, whose term ends from offset 0 are ends. For each pattern
+// that matches, accept judges the raw term and definition; the first
+// accepted pair is returned (a pattern whose term is not a valid term
+// gives way to the next one, as in the original).
+func matchDefinition(s string, ends *termEnds, accept func(term, def string) bool) bool {
 	for _, cont := range definitionPatterns() {
 		var defAt int
-		end, ok := lazyTerm(s, 0, func(end int) bool {
+		end, ok := ends.first(func(end int) bool {
 			var ok bool
 			defAt, ok = cont(s, end)
 			return ok
@@ -188,14 +218,15 @@ func matchDefinition(s string, accept func(term, def string) bool) bool {
 // sentence s and returns the raw (after, before) terms of the first pattern
 // that matches: "Before A, B" (B before A), then "A requires B", then
 // "A depends on B" (B before A in both). As in the original, the first
-// pattern that matches decides, even if its terms are later rejected.
-func matchOrdering(s string) (after, before string, ok bool) {
+// pattern that matches decides, even if its terms are later rejected. ends
+// are the term ends of s from offset 0.
+func matchOrdering(s string, ends *termEnds) (after, before string, ok bool) {
 	if after, before, ok = matchBefore(s); ok {
 		return after, before, true
 	}
-	for _, verb := range [2][]string{{"requires"}, {"depends", "on"}} {
+	for _, verb := range orderingVerbs() {
 		var at int
-		end, ok := lazyTerm(s, 0, func(end int) bool {
+		end, ok := ends.first(func(end int) bool {
 			j, ok := matchSpaced(s, end, verb...)
 			if !ok || j >= len(s) || s[j] != ' ' {
 				return false
@@ -210,6 +241,10 @@ func matchOrdering(s string) (after, before string, ok bool) {
 	return "", "", false
 }
 
+// orderingVerbs are the words between the terms of "A requires B" and "A
+// depends on B".
+func orderingVerbs() [2][]string { return [2][]string{{"requires"}, {"depends", "on"}} }
+
 // matchBefore is `^before\s+(A)\s*,\s*(B)\s*$`.
 func matchBefore(s string) (after, before string, ok bool) {
 	j, ok := matchWord(s, 0, "before")
@@ -217,7 +252,8 @@ func matchBefore(s string) (after, before string, ok bool) {
 		return "", "", false
 	}
 	var at int
-	end, ok := lazyTerm(s, j+1, func(end int) bool {
+	ends := findTermEnds(s, j+1)
+	end, ok := ends.first(func(end int) bool {
 		k := skipOneSpace(s, end)
 		if k >= len(s) || s[k] != ',' {
 			return false

@@ -2,6 +2,8 @@ package smelting
 
 import (
 	"testing"
+
+	"formation/relparse"
 )
 
 // definitionMatch runs one concept pattern (0: "is defined as", 1:
@@ -10,7 +12,8 @@ import (
 func definitionMatch(s string, pattern int) (term, def string, ok bool) {
 	cont := definitionPatterns()[pattern]
 	var at int
-	end, ok := lazyTerm(s, 0, func(end int) bool {
+	ends := findTermEnds(s, 0)
+	end, ok := ends.first(func(end int) bool {
 		var ok bool
 		at, ok = cont(s, end)
 		return ok
@@ -78,7 +81,8 @@ func TestPatternsMatchTheOriginalRegexps(t *testing.T) {
 				t.Errorf("%q concept pattern %d: got %q (%v), want %q", c.s, p, got, ok, want)
 			}
 		}
-		after, before, ok := matchOrdering(c.s)
+		ends := findTermEnds(c.s, 0)
+		after, before, ok := matchOrdering(c.s, &ends)
 		got := groups{lowerTrim(after), lowerTrim(before)}
 		if ok != (c.ordering != none) || (ok && got != c.ordering) {
 			t.Errorf("%q ordering: got %q (%v), want %q", c.s, got, ok, c.ordering)
@@ -155,6 +159,9 @@ func TestFindNegation(t *testing.T) {
 		{"light is a wave", 0, false},
 		{"knot theory is a field", 0, false},
 		{"light can't escape", 1, false},
+		{"it needn't be a wave", 1, false},
+		{"a cannot is not a word", 2, false},
+		{"scannot is a word", 0, false},
 		{"it's a wave", 0, false},
 	}
 	for _, c := range cases {
@@ -182,6 +189,15 @@ func TestJoinCompounds(t *testing.T) {
 	for in, want := range cases {
 		if got := joinCompounds(in); got != want {
 			t.Errorf("joinCompounds(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestLowerMatchesPython: the ASCII fast path agrees with relparse.Lower.
+func TestLowerMatchesPython(t *testing.T) {
+	for _, s := range []string{"", "abc", "Light IS a Wave.", "@[`{", "ΛΌΓΟΣ IS ΣΟΦΊΑ", "İnk", "\u212Aelvin", "MIXED café"} {
+		if got, want := lower(s), relparse.Lower(s); got != want {
+			t.Errorf("lower(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -25,44 +25,50 @@ type hit struct {
 	start, end int
 }
 
-// extractText returns the hits of every sentence of text, in text order.
-func extractText(text string) []hit {
-	var hits []hit
-	forEachSentence(text, func(start, end int) {
-		hits = extractSentence(text[start:end], start, end, hits)
+// extractText appends the hits of every sentence of text, in text order,
+// to hits (a buffer Smelt reuses from one text to the next).
+func extractText(text string, hits []hit) []hit {
+	forEachSentence(text, func(start, end int, spaced bool) {
+		flat := text[start:end]
+		if spaced {
+			flat = relparse.CollapseSpace(flat)
+		}
+		hits = extractSentence(flat, start, end, hits)
 	})
 	return hits
 }
 
-// extractSentence appends the hits of one sentence (raw, at [start, end) of
-// its text). Every pattern reads the sentence as the original did: all
-// whitespace runs collapsed to one space, terminators removed.
+// extractSentence appends the hits of one sentence, flat (its bytes at
+// [start, end) of the text with every whitespace run collapsed to one
+// space). Every pattern reads the sentence as the original did: flat, with
+// its terminators removed.
 //
 // A sentence is exactly one of three things. A counter-claim ("It is a
 // misconception that …", "Not …") yields only its counter-claim. A negated
 // sentence yields only the claim it denies, as a counter-claim, when that
 // claim is unambiguous. Any other sentence yields a concept, an ordering
 // hint and a relation, each when its pattern matches.
-func extractSentence(raw string, start, end int, hits []hit) []hit {
-	s := cleanSentence(relparse.CollapseSpace(raw))
+func extractSentence(flat string, start, end int, hits []hit) []hit {
+	s := cleanSentence(flat)
 	if s == "" {
 		return hits
 	}
 	emit := func(k kind, a, b, c string) { hits = append(hits, hit{k, a, b, c, start, end}) }
 	if n := counterMarkerLen(s); n > 0 {
-		if t, ok := parseClaim(relparse.Lower(relparse.TrimSpace(s[n:]))); ok {
+		if t, ok := parseClaim(lower(relparse.TrimSpace(s[n:]))); ok {
 			emit(kindCounter, t.Head, t.Relation, t.Tail)
 		}
 		return hits
 	}
-	low := relparse.Lower(s)
+	low := lower(s)
 	if neg := findNegation(low); neg.count > 0 {
 		if t, ok := deniedClaim(low, neg); ok {
 			emit(kindCounter, t.Head, t.Relation, t.Tail)
 		}
 		return hits
 	}
-	matchDefinition(s, func(rawTerm, rawDef string) bool {
+	ends := findTermEnds(s, 0)
+	matchDefinition(s, &ends, func(rawTerm, rawDef string) bool {
 		term, ok := normalTerm(rawTerm)
 		def := lowerTrim(rawDef)
 		if ok && def != "" {
@@ -70,7 +76,7 @@ func extractSentence(raw string, start, end int, hits []hit) []hit {
 		}
 		return ok && def != ""
 	})
-	if after, before, ok := matchOrdering(s); ok {
+	if after, before, ok := matchOrdering(s, &ends); ok {
 		a, okA := normalTerm(after)
 		b, okB := normalTerm(before)
 		if okA && okB && a != b {

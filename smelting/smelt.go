@@ -64,8 +64,9 @@ func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.Smelted
 		return artifact.SmeltedBundle{}, err
 	}
 	acc := newAccumulator()
+	var hits []hit
 	for _, g := range groups {
-		hits := extractText(g.text)
+		hits = extractText(g.text, hits[:0])
 		for _, e := range g.entries {
 			acc.add(e, g.key, g.text, hits)
 		}
@@ -197,12 +198,11 @@ func (cs *cites) add(c cite) {
 	*cs = append(*cs, c)
 }
 
-// refs returns the citations as sorted SourceRefs.
+// refs sorts the citations and returns them as SourceRefs.
 func (cs cites) refs() []artifact.SourceRef {
-	sorted := slices.Clone(cs)
-	slices.SortFunc(sorted, compareCite)
-	out := make([]artifact.SourceRef, len(sorted))
-	for i, c := range sorted {
+	slices.SortFunc(cs, compareCite)
+	out := make([]artifact.SourceRef, len(cs))
+	for i, c := range cs {
 		start, end := int64(c.start), int64(c.end)
 		out[i] = artifact.SourceRef{
 			SourceSHA: c.sourceSHA, Span: c.span, Adapter: c.adapter, RetrievedAt: c.retrievedAt,

@@ -17,9 +17,13 @@ import (
 // blank line (this smelter's addition: extracted documents separate
 // headings, paragraphs and list items by a blank line, and a heading must
 // not run into the sentence after it). Whitespace is Python's (relparse).
-func forEachSentence(text string, fn func(start, end int)) {
+//
+// fn also learns whether the sentence holds whitespace other than single
+// spaces, so that only those sentences are copied to be collapsed.
+func forEachSentence(text string, fn func(start, end int, spaced bool)) {
 	i := skipSpace(text, 0)
 	start := i
+	spaced := false
 	for i < len(text) {
 		if c := text[i]; c < utf8.RuneSelf && !isASCIISpace(c) {
 			i++ // the common case, kept out of spaceRun
@@ -34,13 +38,15 @@ func forEachSentence(text string, fn func(start, end int)) {
 			break
 		}
 		if isTerminator(text[i-1]) || breaks >= 2 {
-			fn(start, i)
-			start = runEnd
+			fn(start, i, spaced)
+			start, spaced = runEnd, false
+		} else if runEnd-i != 1 || text[i] != ' ' {
+			spaced = true
 		}
 		i = runEnd
 	}
 	if end := trimRightSpace(text, len(text)); end > start {
-		fn(start, end)
+		fn(start, end, spaced)
 	}
 }
 

@@ -1,6 +1,7 @@
 package smelting
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -9,7 +10,12 @@ import (
 
 func sentencesOf(text string) []string {
 	var out []string
-	forEachSentence(text, func(start, end int) { out = append(out, text[start:end]) })
+	forEachSentence(text, func(start, end int, spaced bool) {
+		if spaced == (relparse.CollapseSpace(text[start:end]) == text[start:end]) {
+			panic(fmt.Sprintf("sentence %q: spaced is %v", text[start:end], spaced))
+		}
+		out = append(out, text[start:end])
+	})
 	return out
 }
 

@@ -1,0 +1,90 @@
+package smelting
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"formation/artifact"
+)
+
+// proseTemplates are the sentence shapes of the generated corpus, about
+// as often as they occur in textbook prose: mostly plain statements and
+// sentences no pattern matches, some definitions, a few counter-claims,
+// negations, ordering sentences and non-ASCII text. %[1]s and %[2]s are
+// terms.
+func proseTemplates() []string {
+	return []string{
+		"The %[1]s is a %[2]s.",
+		"A %[1]s produces a sharp image of the %[2]s on the screen behind it.",
+		"In most laboratory settings the %[1]s and the %[2]s are measured together, and the results are compared with care.",
+		"%[1]s is defined as the ratio of the %[2]s to the distance travelled.",
+		"Students often find that the %[1]s behaves unexpectedly when the %[2]s changes quickly.",
+		"It is a misconception that the %[1]s is heavier than the %[2]s.",
+		"The %[1]s is not a %[2]s.",
+		"%[1]s requires %[2]s.",
+		"Heat causes expansion of the %[1]s mount, which shifts the %[2]s slightly.",
+		"Figure 3 shows the %[1]s next to the %[2]s; note the scale!",
+		"Why does the %[1]s bend toward the %[2]s?",
+		"Η %[1]s είναι σοφία και ο λόγος reveals the %[2]s.",
+		"The %[1]s belongs to the family of %[2]s devices.",
+		"Before %[1]s, %[2]s.",
+	}
+}
+
+// generatedProse builds about size bytes of prose: paragraphs of six
+// sentences drawn in a fixed rotation, with terms from a fixed list, so
+// that the corpus (and the benchmark) is the same on every run.
+func generatedProse(size int) string {
+	terms := []string{"lens", "prism", "mirror", "light ray", "focal length", "aperture", "shutter speed", "refraction",
+		"wavelength", "diffraction grating", "optical bench", "retina", "photon", "spectrum", "polariser", "beam splitter",
+		"concave mirror", "convex lens", "pinhole", "focal plane", "image sensor", "eyepiece", "objective", "laser",
+		"fibre", "coating", "iris", "cornea", "meniscus", "doublet", "filter", "collimator", "slit", "fringe", "halo"}
+	tmpl := proseTemplates()
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		// Steps coprime with the list lengths visit every combination.
+		first, second := terms[(i*7+i/len(tmpl))%len(terms)], terms[(i*11+3)%len(terms)]
+		fmt.Fprintf(&b, tmpl[i%len(tmpl)], first, second)
+		if i%6 == 5 {
+			b.WriteString("\n\n")
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkSmelt smelts about 4 MB of generated prose in 64 plain-text
+// entries. Besides MB/s (wall clock) it reports cpu-MB/s, bytes per
+// second of process CPU time, which stays meaningful when other work
+// shares the machine.
+func BenchmarkSmelt(b *testing.B) {
+	const docs, docSize = 64, 64 << 10
+	bundle := artifact.OreBundle{SubjectID: "bench", SchemaVersion: artifact.SchemaVersion}
+	texts := map[string][]byte{}
+	total := 0
+	for d := 0; d < docs; d++ {
+		text := fmt.Sprintf("Document %d.\n\n", d) + generatedProse(docSize)
+		bundle.Entries = append(bundle.Entries, plainEntry(text, "file"))
+		texts[digest(text)] = []byte(text)
+		total += len(text)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	var out artifact.SmeltedBundle
+	for b.Loop() {
+		var err error
+		if out, err = Smelt(bundle, texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(total)*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
+	}
+	if len(out.Relations) == 0 || len(out.Concepts) == 0 || len(out.Counters) == 0 || len(out.OrderingHints) == 0 {
+		b.Fatalf("the corpus must exercise every extractor: %d concepts, %d relations, %d counters, %d hints",
+			len(out.Concepts), len(out.Relations), len(out.Counters), len(out.OrderingHints))
+	}
+}
