@@ -1,18 +1,20 @@
 package smelting
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
 	"formation/relparse"
 )
 
-func sentencesOf(text string) []string {
+// sentencesOf returns the sentences of text, checking on the way that the
+// splitter's spaced flag is right (collapsing would change the sentence).
+func sentencesOf(t *testing.T, text string) []string {
+	t.Helper()
 	var out []string
 	forEachSentence(text, func(start, end int, spaced bool) {
-		if spaced == (relparse.CollapseSpace(text[start:end]) == text[start:end]) {
-			panic(fmt.Sprintf("sentence %q: spaced is %v", text[start:end], spaced))
+		if s := text[start:end]; spaced == (relparse.CollapseSpace(s) == s) {
+			t.Errorf("sentence %q: spaced is %v", s, spaced)
 		}
 		out = append(out, text[start:end])
 	})
@@ -47,7 +49,7 @@ func TestSentencesKeepTheirBytes(t *testing.T) {
 		{"one.\u200btwo", []string{"one.\u200btwo"}},
 	}
 	for _, c := range cases {
-		if got := sentencesOf(c.text); !slices.Equal(got, c.want) {
+		if got := sentencesOf(t, c.text); !slices.Equal(got, c.want) {
 			t.Errorf("sentences of %q: got %q, want %q", c.text, got, c.want)
 		}
 	}
@@ -61,7 +63,7 @@ func TestSentencesMatchTheOriginalSplit(t *testing.T) {
 	want := []string{"Cross-section is a slice.", "The big lens is a tool.", "Lens 2 is spare.", "Café is a place.", "e.g.", "lenses.",
 		"Dr.", "Smith is here.", "What?!", "Really."}
 	var got []string
-	for _, s := range sentencesOf(text) {
+	for _, s := range sentencesOf(t, text) {
 		got = append(got, relparse.CollapseSpace(s))
 	}
 	if !slices.Equal(got, want) {
