@@ -9,10 +9,11 @@ import (
 )
 
 // compoundPhrases are the vocabulary's multi-word predicates as prose
-// writes them. The relation parser only knows their underscore spelling
-// (belongs_to, …), so the original could never extract them from prose;
-// this smelter joins the words with '_' before parsing. Each phrase has the
-// byte length of its relation, so joining is a same-length rewrite.
+// writes them, in the order compoundAt relies on. The relation parser only
+// knows their underscore spelling (belongs_to, …), so the original could
+// never extract them from prose; this smelter joins the words with '_'
+// before parsing. Each phrase has the byte length of its relation, so
+// joining is a same-length rewrite.
 func compoundPhrases() [6]string {
 	return [6]string{"belongs to", "contrasts with", "is caused by", "is defined as", "is verified as", "has steps"}
 }
@@ -21,46 +22,84 @@ func compoundPhrases() [6]string {
 // in the lower-cased, single-spaced sentence low into its relation name,
 // and a colon right after the phrase into a space, so that "has steps:
 // mix, bake" has the tail "mix, bake". No phrase ends with the start of
-// another, so occurrences never overlap and one left-to-right scan finds
-// them all; it only stops at the letters a phrase can start with.
-func joinCompounds(low string) string {
+// another, so occurrences never overlap and one left-to-right scan over
+// the words finds them all.
+//
+// It also reports whether the result holds any relation of the vocabulary
+// as a whole word. When none does, the parser cannot find a triple (its
+// normalisation only trims and drops a leading marker, which never makes
+// a new whole word), so parseClaim skips it: most of a text's sentences
+// are then read once instead of twice.
+func joinCompounds(low string) (string, bool) {
 	var out []byte
+	hasRelation := false
 	for i := 0; i < len(low); i++ {
-		switch low[i] {
-		case 'b', 'c', 'i', 'h':
-		default:
+		if !relationInitial(low[i]) || !wordStartAt(low, i) {
 			continue
 		}
-		n := compoundAt(low, i)
-		if n == 0 {
-			continue
-		}
-		if out == nil {
-			out = []byte(low)
-		}
-		for j := i; j < i+n; j++ {
-			if out[j] == ' ' {
-				out[j] = '_'
+		if n := compoundAt(low, i); n > 0 {
+			if out == nil {
+				out = []byte(low)
 			}
+			joinPhrase(out, i, n)
+			hasRelation = true
+			i += n - 1
+			continue
 		}
-		if i+n < len(out) && out[i+n] == ':' {
-			out[i+n] = ' ' // "has steps: a, b" lists its tail after a colon
+		if !hasRelation {
+			end := wordEnd(low, i)
+			hasRelation = relparse.IsRelation(low[i:end])
+			i = end - 1
 		}
-		i += n - 1
 	}
 	if out == nil {
-		return low
+		return low, hasRelation
 	}
-	return string(out)
+	return string(out), hasRelation
 }
 
-// compoundAt returns the length of the compound phrase that occurs as
-// whole words at low[i:], or 0.
-func compoundAt(low string, i int) int {
-	if !wordStartAt(low, i) {
-		return 0
+// relationInitial reports whether c starts a relation of the vocabulary
+// (and so also every compound phrase).
+func relationInitial(c byte) bool {
+	switch c {
+	case 'b', 'c', 'f', 'g', 'h', 'i', 'm', 'p', 'r':
+		return true
 	}
-	for _, p := range compoundPhrases() {
+	return false
+}
+
+// joinPhrase turns the phrase at out[i:i+n] into its relation name.
+func joinPhrase(out []byte, i, n int) {
+	for j := i; j < i+n; j++ {
+		if out[j] == ' ' {
+			out[j] = '_'
+		}
+	}
+	if i+n < len(out) && out[i+n] == ':' {
+		out[i+n] = ' ' // "has steps: a, b" lists its tail after a colon
+	}
+}
+
+// compoundAt returns the length of the compound phrase that starts at the
+// word start low[i:] and ends a word, or 0. Only the phrases that begin
+// with low[i] are tried.
+func compoundAt(low string, i int) int {
+	phrases := compoundPhrases()
+	var try []string
+	switch low[i] {
+	case 'b':
+		try = phrases[0:1]
+	case 'c':
+		try = phrases[1:2]
+	case 'i':
+		if !strings.HasPrefix(low[i:], "is ") {
+			return 0
+		}
+		try = phrases[2:5]
+	case 'h':
+		try = phrases[5:6]
+	}
+	for _, p := range try {
 		if strings.HasPrefix(low[i:], p) && wordBoundary(low, i+len(p)) {
 			return len(p)
 		}
@@ -84,7 +123,11 @@ func wordBoundary(s string, i int) bool {
 // parseClaim parses a lower-cased sentence fragment into a triple, with the
 // compound predicates recognised.
 func parseClaim(low string) (artifact.Triple, bool) {
-	return relparse.Parse(joinCompounds(low))
+	joined, hasRelation := joinCompounds(low)
+	if !hasRelation {
+		return artifact.Triple{}, false
+	}
+	return relparse.Parse(joined)
 }
 
 // negation describes the negating words of a lower-cased sentence.

@@ -187,7 +187,7 @@ func TestJoinCompounds(t *testing.T) {
 		"éis caused by y":                     "éis caused by y",
 	}
 	for in, want := range cases {
-		if got := joinCompounds(in); got != want {
+		if got, _ := joinCompounds(in); got != want {
 			t.Errorf("joinCompounds(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -198,6 +198,35 @@ func TestLowerMatchesPython(t *testing.T) {
 	for _, s := range []string{"", "abc", "Light IS a Wave.", "@[`{", "ΛΌΓΟΣ IS ΣΟΦΊΑ", "İnk", "\u212Aelvin", "MIXED café"} {
 		if got, want := lower(s), relparse.Lower(s); got != want {
 			t.Errorf("lower(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestRelationWordDetection: joinCompounds reports a relation word exactly
+// when the parser could use one, so skipping the parser loses nothing.
+func TestRelationWordDetection(t *testing.T) {
+	cases := map[string]bool{
+		"light is a wave":         true,
+		"students often find it":  false,
+		"this island":             false,
+		"x belongs to y":          true,
+		"x belongs_to y":          true,
+		"light has_steps":         true,
+		"a causes b":              true,
+		"a caused b":              false,
+		"a-is-b":                  true,
+		"éis":                     false,
+		"is":                      true,
+		"":                        false,
+		"λόγος reveals ἀλήθεια":   true,
+		"it grounds and recalls!": true,
+	}
+	for in, want := range cases {
+		if _, got := joinCompounds(in); got != want {
+			t.Errorf("joinCompounds(%q) reports a relation word: %v, want %v", in, got, want)
+		}
+		if _, parsed := relparse.Parse(in); parsed && !want {
+			t.Errorf("%q parses although no relation word was found", in)
 		}
 	}
 }
