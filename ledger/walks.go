@@ -71,8 +71,13 @@ func heldWalk(courseID, phase string, i int, w any, k *knowledge.Knowledge) (Wal
 	return walk, len(walk.Relations) > 0
 }
 
-// DefinitionCoverage counts the domain's terms (concept terms and the heads
-// and tails of held triples) and how many of them have a definition.
+// DefinitionCoverage counts the domain's terms and how many of them have a
+// definition. The domain's terms are its concept terms and the heads of its
+// held triples: the things the domain makes claims about. Tails are left out
+// on purpose: a tail is often a description rather than a term (the tail of
+// "lens is_defined_as a curved piece of glass" is the definition itself, and
+// "mirror is smooth reflecting surface" names a class by a phrase), so
+// counting tails would make coverage measure prose style, not grounding.
 func DefinitionCoverage(k *knowledge.Knowledge, conceptTerms []string) (terms, defined int64) {
 	seen := map[string]bool{}
 	add := func(t string) {
@@ -93,7 +98,6 @@ func DefinitionCoverage(k *knowledge.Knowledge, conceptTerms []string) (terms, d
 	}
 	for _, tr := range k.Triples() {
 		add(tr.Head)
-		add(tr.Tail)
 	}
 	return terms, defined
 }

@@ -19,9 +19,7 @@ unset CI
 domain=${DEMO_DOMAIN:-$(awk '/^ *- id:/ {print $3; exit}' courses/domains.yaml)}
 subjects=$(awk -v d="$domain" '
   /^ *- id:/ {indom = ($3 == d)}
-  indom && /^ *subjects:/ {insub = 1; next}
-  indom && insub && /^ *- / {print $2; next}
-  insub && !/^ *- / {insub = 0}' courses/domains.yaml)
+  indom && /^ *subjects: *\[/ {gsub(/.*\[|\].*|,/, " "); print}' courses/domains.yaml | xargs -n1)
 lanes=$(awk -v d="$domain" '
   /^ *- id:/ {indom = ($3 == d)}
   indom && /lane:/ {print $NF}' courses/domains.yaml | tr '\n' ',' | sed 's/,$//')
@@ -61,15 +59,16 @@ done
 section "eval lanes of $domain ($lanes) on dev, public and holdout"
 for lane in ${lanes//,/ }; do
   for split in dev public holdout; do
-    $F eval "$lane" --domain "$domain" --split "$split" >/dev/null
+    $F eval --domain "$domain" --split "$split" "$lane" >/dev/null
     echo "  $lane/$split: stored"
   done
 done
 
 section "reviewer registry (demo, v2) and a signed audit-passed claim"
 $F reviewers init --out "$work/reviewers.yaml" --id demo-reviewer --name "Demo Reviewer" --public-key "$work/reviewer.key.pub"
-{ echo "audit_passed_claims:"; $F claim sign --domain "$domain" --lanes "$lanes" --revision "demo:$(git rev-parse --short HEAD 2>/dev/null || echo local)" \
-    --key "$work/reviewer.key" --signer demo-reviewer --registry "$work/reviewers.yaml"; } >> "$work/reviewers.yaml"
+$F claim sign --domain "$domain" --lanes "$lanes" --revision "demo:$(git rev-parse --short HEAD 2>/dev/null || echo local)" \
+    --key "$work/reviewer.key" --signer demo-reviewer --registry "$work/reviewers.yaml" > "$work/claim.yaml"
+{ echo "audit_passed_claims:"; cat "$work/claim.yaml"; } >> "$work/reviewers.yaml"
 $F reviewers check "$work/reviewers.yaml"
 
 section "capability ledger"
