@@ -59,10 +59,13 @@ done
 section "eval lanes of $domain ($lanes) on dev, public and holdout"
 for lane in ${lanes//,/ }; do
   for split in dev public holdout; do
-    $F eval --domain "$domain" --split "$split" "$lane" >/dev/null
-    echo "  $lane/$split: stored"
+    $F eval --domain "$domain" --split "$split" "$lane" 2>&1 | sed 's/^/  /'
+
   done
 done
+
+echo "  fabrication_control on holdout, per class (n, refused, fabricated):"
+$F --json eval --domain "$domain" --split holdout fabrication_control | grep -o '"by_class":{[^}]*}[^}]*}[^}]*}}' | sed 's/^/    /'
 
 section "reviewer registry (demo, v2) and a signed audit-passed claim"
 $F reviewers init --out "$work/reviewers.yaml" --id demo-reviewer --name "Demo Reviewer" --public-key "$work/reviewer.key.pub"
