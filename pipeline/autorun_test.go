@@ -131,3 +131,41 @@ func TestMineRefusesEscapingSourceWithAudit(t *testing.T) {
 		t.Fatal("a refused mine moved the ref")
 	}
 }
+
+// A candidate whose span no longer matches its text object's bytes is
+// quarantined by the forge with an audit record naming the mismatch.
+func TestSpanMismatchAudited(t *testing.T) {
+	ctx := context.Background()
+	p := tinyPipeline(t, tinySubject(t, tinyDoc))
+	for _, st := range []func(context.Context, string) (stage.Result, error){p.Mine, p.Smelt} {
+		if _, err := st(ctx, "tiny"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := p.Env.ResolveRef(ctx, "tiny", "smelt")
+	must(t, err)
+	raw, err := p.Env.Store.Get(ctx, d)
+	must(t, err)
+	b, err := artifact.Decode[artifact.SmeltedBundle](raw)
+	must(t, err)
+	victim := b.Relations[0].Triple()
+	b.Relations[0].Sources[0].Span = "Refraction causes nothing at all."
+	enc, err := artifact.Encode(b)
+	must(t, err)
+	nd, err := p.Env.Store.Put(ctx, enc)
+	must(t, err)
+	must(t, p.Env.MoveRef(ctx, stage.Ref("tiny", "smelt"), nd))
+	if _, err := p.Forge(ctx, "tiny"); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := audit.List(ctx, p.Env.Store, audit.Filter{Subject: "tiny", Stage: "forge"})
+	found := false
+	for _, r := range recs {
+		if r.ReasonCode == "span_mismatch" && strings.Contains(r.Key, victim.Head) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no span_mismatch audit record for %v: %+v", victim, recs)
+	}
+}
