@@ -46,8 +46,8 @@ func (p *Pipeline) Compose(ctx context.Context, subject string) (stage.Result, e
 		}
 		return p.composeCore(ctx, vts, vtsDigest, spec, bundleDigest, template, version)
 	})
-	if err != nil {
-		return res, err
+	if err != nil || res.CacheHit {
+		return res, err // on a hit the index entry was written by the run that made the output
 	}
 	return res, p.indexValidatedSet(ctx, res.Output)
 }
