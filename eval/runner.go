@@ -92,7 +92,7 @@ func Run(ctx context.Context, spec RunSpec) (LaneResult, error) {
 	res := LaneResult{SchemaVersion: artifact.SchemaVersion, DomainID: spec.Domain, Lane: spec.Lane, LaneVersion: spec.LaneVersion,
 		Shape: string(shape), Split: spec.Split, Timestamp: spec.Now.UTC().Format(TimestampLayout),
 		ReviewedSHA: spec.Promoted.ReviewedSHA, Courses: nonNil(spec.Promoted.Verified()), CodeVersion: spec.CodeVersion}
-	var todo []asked
+	var pending []asked
 	for _, sq := range spec.Questions {
 		d, err := canon.SHA256Hex(sq.Questions)
 		if err != nil {
@@ -101,19 +101,19 @@ func Run(ctx context.Context, spec RunSpec) (LaneResult, error) {
 		res.QuestionSets = append(res.QuestionSets, QuestionSetID{Subject: sq.Subject, Split: spec.Split, Questions: int64(len(sq.Questions)), SHA256: d})
 		for _, q := range sq.Questions {
 			if contains(kinds, q.Kind) {
-				todo = append(todo, asked{sq.Subject, q})
+				pending = append(pending, asked{sq.Subject, q})
 			}
 		}
 	}
-	if len(todo) == 0 {
+	if len(pending) == 0 {
 		return LaneResult{}, &Error{fmt.Sprintf("split '%s' of domain '%s' has no questions of the kinds lane '%s' asks (%v)", spec.Split, spec.Domain, spec.Lane, kinds)}
 	}
-	cases, err := askAll(ctx, spec, todo)
+	cases, err := askAll(ctx, spec, pending)
 	if err != nil {
 		return LaneResult{}, err
 	}
 	res.Cases = cases
-	res.Metrics = score(spec.Lane, todo, cases)
+	res.Metrics = score(spec.Lane, pending, cases)
 	res.Reason = Check(spec.Lane, res.Metrics)
 	res.Pass = res.Reason == ""
 	return res, nil
@@ -121,10 +121,10 @@ func Run(ctx context.Context, spec RunSpec) (LaneResult, error) {
 
 // askAll runs the questions in order. Inference cases are asked twice,
 // each time in a fresh session, to measure replay determinism.
-func askAll(ctx context.Context, spec RunSpec, todo []asked) ([]Case, error) {
+func askAll(ctx context.Context, spec RunSpec, pending []asked) ([]Case, error) {
 	obs := newObserver(spec.Promoted, spec.Objects)
-	cases := make([]Case, 0, len(todo))
-	for _, a := range todo {
+	cases := make([]Case, 0, len(pending))
+	for _, a := range pending {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -186,12 +186,12 @@ func sameResponse(a, b runtime.ChatResponse) bool {
 }
 
 // score builds the lane's metrics from its cases.
-func score(lane string, todo []asked, cases []Case) Metrics {
+func score(lane string, pending []asked, cases []Case) Metrics {
 	switch lane {
 	case LaneFabricationControl:
 		obs := make([]RefusalObservation, len(cases))
 		for i, c := range cases {
-			obs[i] = RefusalObservation{Class: refusalClass(todo[i].q.Kind), Refused: c.Refused, Fabricated: c.Fabricated}
+			obs[i] = RefusalObservation{Class: refusalClass(pending[i].q.Kind), Refused: c.Refused, Fabricated: c.Fabricated}
 		}
 		return ScoreRefusal(obs)
 	case LaneInferenceClosure:
