@@ -98,10 +98,13 @@ func isTermRune(r rune) bool { return r == ' ' || r == '-' || isTermStart(r) }
 // starts with one of those, so no other end can match. The lazy group
 // takes the first end at which the rest of its pattern holds (first).
 // Computing the ends once serves every pattern that starts at the same
-// offset.
+// offset; lead records, for an end followed by a space, the ASCII letter
+// the next word's first character folds to, so that a pattern only tries
+// the ends where its keyword could follow.
 type termEnds struct {
-	n  int
-	at [maxTermRunes]int
+	n    int
+	at   [maxTermRunes]int
+	lead [maxTermRunes]byte
 }
 
 func findTermEnds(s string, from int) termEnds {
@@ -114,16 +117,40 @@ func findTermEnds(s string, from int) termEnds {
 		i += w
 		if i == len(s) || s[i] == ' ' || s[i] == ',' {
 			t.at[t.n] = i
+			t.lead[t.n] = leadLetter(s, i)
 			t.n++
 		}
 	}
 	return t
 }
 
-// first returns the first end at which cont holds.
-func (t *termEnds) first(cont func(end int) bool) (int, bool) {
-	for _, end := range t.at[:t.n] {
-		if cont(end) {
+// leadLetter returns the ASCII letter that the character after the space
+// at s[i] folds to under IGNORECASE, or 0.
+func leadLetter(s string, i int) byte {
+	if i+1 >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	r, _ := decodeAt(s, i+1)
+	switch {
+	case 'a' <= r && r <= 'z':
+		return byte(r)
+	case 'A' <= r && r <= 'Z':
+		return byte(r) + 'a' - 'A'
+	case r == kelvinSign:
+		return 'k'
+	case r == longS:
+		return 's'
+	case r == dottedI, r == dotlessI:
+		return 'i'
+	}
+	return 0
+}
+
+// first returns the first end at which cont holds, trying only the ends
+// whose next word starts with lead (any end when lead is 0).
+func (t *termEnds) first(lead byte, cont func(end int) bool) (int, bool) {
+	for k, end := range t.at[:t.n] {
+		if (lead == 0 || t.lead[k] == lead) && cont(end) {
 			return end, true
 		}
 	}
@@ -152,27 +179,34 @@ func decodeAt(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])
 }
 
+// pattern is the part of an original pattern after its term group: the
+// letter its keyword starts with, and a matcher that returns the offset of
+// the second group when s[end:] continues the pattern after a term ending
+// at end.
+type pattern struct {
+	lead byte
+	cont func(s string, end int) (int, bool)
+}
+
 // definitionPatterns are the three concept patterns of the original, in the
 // order they are tried: "X is defined as Y", "X means Y", "X is a/an Y".
-// Each returns the offset where Y starts when s[end:] continues the pattern
-// after a term ending at end.
-func definitionPatterns() [3]func(s string, end int) (int, bool) {
-	return [3]func(string, int) (int, bool){
-		func(s string, end int) (int, bool) {
+func definitionPatterns() [3]pattern {
+	return [3]pattern{
+		{'i', func(s string, end int) (int, bool) {
 			j, ok := matchSpaced(s, end, "is", "defined", "as")
 			if !ok {
 				return 0, false
 			}
 			return restAfterSpace(s, j)
-		},
-		func(s string, end int) (int, bool) {
+		}},
+		{'m', func(s string, end int) (int, bool) {
 			j, ok := matchSpaced(s, end, "means")
 			if !ok {
 				return 0, false
 			}
 			return restAfterSpace(s, j)
-		},
-		isAnArticle,
+		}},
+		{'i', isAnArticle},
 	}
 }
 
@@ -200,11 +234,11 @@ func isAnArticle(s string, end int) (int, bool) {
 // accepted pair is returned (a pattern whose term is not a valid term
 // gives way to the next one, as in the original).
 func matchDefinition(s string, ends *termEnds, accept func(term, def string) bool) bool {
-	for _, cont := range definitionPatterns() {
+	for _, p := range definitionPatterns() {
 		var defAt int
-		end, ok := ends.first(func(end int) bool {
+		end, ok := ends.first(p.lead, func(end int) bool {
 			var ok bool
-			defAt, ok = cont(s, end)
+			defAt, ok = p.cont(s, end)
 			return ok
 		})
 		if ok && accept(s[:end], s[defAt:]) {
@@ -224,15 +258,12 @@ func matchOrdering(s string, ends *termEnds) (after, before string, ok bool) {
 	if after, before, ok = matchBefore(s); ok {
 		return after, before, true
 	}
-	for _, verb := range orderingVerbs() {
+	for _, p := range orderingPatterns() {
 		var at int
-		end, ok := ends.first(func(end int) bool {
-			j, ok := matchSpaced(s, end, verb...)
-			if !ok || j >= len(s) || s[j] != ' ' {
-				return false
-			}
-			at = j + 1
-			return wholeTerm(s, at)
+		end, ok := ends.first(p.lead, func(end int) bool {
+			var ok bool
+			at, ok = p.cont(s, end)
+			return ok
 		})
 		if ok {
 			return s[:end], s[at:], true
@@ -241,9 +272,23 @@ func matchOrdering(s string, ends *termEnds) (after, before string, ok bool) {
 	return "", "", false
 }
 
-// orderingVerbs are the words between the terms of "A requires B" and "A
-// depends on B".
-func orderingVerbs() [2][]string { return [2][]string{{"requires"}, {"depends", "on"}} }
+// orderingPatterns are "A requires B" and "A depends on B" after A; the
+// offset they return is B's.
+func orderingPatterns() [2]pattern {
+	return [2]pattern{
+		{'r', func(s string, end int) (int, bool) { return verbThenTerm(s, end, "requires") }},
+		{'d', func(s string, end int) (int, bool) { return verbThenTerm(s, end, "depends", "on") }},
+	}
+}
+
+// verbThenTerm is `\s+<words>\s+(B)\s*$` with B a whole term.
+func verbThenTerm(s string, end int, words ...string) (int, bool) {
+	j, ok := matchSpaced(s, end, words...)
+	if !ok || j >= len(s) || s[j] != ' ' || !wholeTerm(s, j+1) {
+		return 0, false
+	}
+	return j + 1, true
+}
 
 // matchBefore is `^before\s+(A)\s*,\s*(B)\s*$`.
 func matchBefore(s string) (after, before string, ok bool) {
@@ -253,7 +298,7 @@ func matchBefore(s string) (after, before string, ok bool) {
 	}
 	var at int
 	ends := findTermEnds(s, j+1)
-	end, ok := ends.first(func(end int) bool {
+	end, ok := ends.first(0, func(end int) bool {
 		k := skipOneSpace(s, end)
 		if k >= len(s) || s[k] != ',' {
 			return false

@@ -10,12 +10,12 @@ import (
 // "means", 2: "is a/an") on a cleaned sentence and returns its two groups,
 // lower-cased and trimmed as the original kept them, or ok == false.
 func definitionMatch(s string, pattern int) (term, def string, ok bool) {
-	cont := definitionPatterns()[pattern]
+	p := definitionPatterns()[pattern]
 	var at int
 	ends := findTermEnds(s, 0)
-	end, ok := ends.first(func(end int) bool {
+	end, ok := ends.first(p.lead, func(end int) bool {
 		var ok bool
-		at, ok = cont(s, end)
+		at, ok = p.cont(s, end)
 		return ok
 	})
 	if !ok {
