@@ -161,3 +161,23 @@ func TestTamperedReportRefused(t *testing.T) {
 		t.Fatal("knowledge written by a refused promotion")
 	}
 }
+
+// `formation --json run` streams one NDJSON line per step of each pass,
+// then the stage result.
+func TestRunStreamsNDJSON(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, microCourse())
+	for _, st := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose} {
+		if _, err := st(ctx, microSubject); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runCLI(t, f, "--json", "run", microSubject)
+	if code != 0 {
+		t.Fatalf("run: %d %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 20 || !strings.HasPrefix(lines[0], `{"accepted":`) || !strings.Contains(lines[len(lines)-1], `"stage":"run"`) {
+		t.Fatalf("not NDJSON steps then the result: %d lines, first %q last %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+}

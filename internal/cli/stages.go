@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"formation/artifact"
 	"formation/packs"
 	"formation/pipeline"
 	"formation/stage"
@@ -110,10 +111,68 @@ func forgeCommand(io IO) *cli.Command {
 }
 
 func runCommand(io IO) *cli.Command {
-	return stageCommand(io, "run", "compile the subject's course and drive its plan twice through the runtime", nil,
+	cmd := stageCommand(io, "run", "compile the subject's course and drive its plan twice through the runtime", nil,
 		func(ctx context.Context, _ *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
 			return p.Run(ctx, subject)
 		})
+	cmd.Description = `With --json the output is NDJSON: one line per step of each pass
+({"pass","step","step_type","accepted","has_provenance","trace_hash",
+"versor_condition_repr"}), then the stage result as the last line.`
+	inner := cmd.Action
+	cmd.Action = func(c *cli.Context) error {
+		if !wantJSON(c) {
+			return inner(c)
+		}
+		return runNDJSON(c, io)
+	}
+	return cmd
+}
+
+// StepLine is one NDJSON line of `formation --json run`.
+type StepLine struct {
+	Pass                int    `json:"pass"`
+	Step                int    `json:"step"`
+	StepType            string `json:"step_type"`
+	Accepted            bool   `json:"accepted"`
+	HasProvenance       bool   `json:"has_provenance"`
+	TraceHash           string `json:"trace_hash"`
+	VersorConditionRepr string `json:"versor_condition_repr"`
+}
+
+func runNDJSON(c *cli.Context, io IO) error {
+	if err := requireArgs(c, 1, "SUBJECT"); err != nil {
+		return err
+	}
+	p, err := newPipeline(c, io)
+	if err != nil {
+		return err
+	}
+	res, runErr := p.Run(c.Context, c.Args().First())
+	if res.Output != "" {
+		raw, err := p.Env.Store.Get(c.Context, res.Output)
+		if err != nil {
+			return err
+		}
+		rec, err := artifact.Decode[artifact.RunRecord](raw)
+		if err != nil {
+			return err
+		}
+		for pass, out := range rec.Runs {
+			for i, r := range out.Results {
+				line := StepLine{Pass: pass + 1, Step: i, StepType: r.StepType, Accepted: r.Accepted, HasProvenance: r.HasProvenance,
+					TraceHash: r.TraceHash, VersorConditionRepr: r.VersorConditionRepr}
+				if err := writeJSON(io.Stdout, line); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if res.Stage != "" {
+		if err := writeJSON(io.Stdout, res); err != nil {
+			return err
+		}
+	}
+	return runErr
 }
 
 var issuedAtFlag = &cli.StringFlag{Name: "issued-at", Usage: "report time YYYY-MM-DDTHH:MM:SSZ (default: issued_at of subject.yaml; never the clock)", EnvVars: []string{"FORMATION_ISSUED_AT"}}
