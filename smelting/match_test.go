@@ -165,8 +165,8 @@ func TestFindNegation(t *testing.T) {
 		{"it's a wave", 0, false},
 	}
 	for _, c := range cases {
-		if got := findNegation(c.low); got.count != c.count || got.leadingNo != c.leadingNo {
-			t.Errorf("findNegation(%q) = %+v, want count %d leadingNo %v", c.low, got, c.count, c.leadingNo)
+		if got := readWords(c.low).neg; got.count != c.count || got.leadingNo != c.leadingNo {
+			t.Errorf("readWords(%q).neg = %+v, want count %d leadingNo %v", c.low, got, c.count, c.leadingNo)
 		}
 	}
 }
@@ -187,8 +187,8 @@ func TestJoinCompounds(t *testing.T) {
 		"éis caused by y":                     "éis caused by y",
 	}
 	for in, want := range cases {
-		if got, _ := joinCompounds(in); got != want {
-			t.Errorf("joinCompounds(%q) = %q, want %q", in, got, want)
+		if got := readWords(in).joined; got != want {
+			t.Errorf("readWords(%q).joined = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -202,7 +202,7 @@ func TestLowerMatchesPython(t *testing.T) {
 	}
 }
 
-// TestRelationWordDetection: joinCompounds reports a relation word exactly
+// TestRelationWordDetection: readWords reports a relation word exactly
 // when the parser could use one, so skipping the parser loses nothing.
 func TestRelationWordDetection(t *testing.T) {
 	cases := map[string]bool{
@@ -222,8 +222,8 @@ func TestRelationWordDetection(t *testing.T) {
 		"it grounds and recalls!": true,
 	}
 	for in, want := range cases {
-		if _, got := joinCompounds(in); got != want {
-			t.Errorf("joinCompounds(%q) reports a relation word: %v, want %v", in, got, want)
+		if got := readWords(in).hasRelation; got != want {
+			t.Errorf("readWords(%q).hasRelation = %v, want %v", in, got, want)
 		}
 		if _, parsed := relparse.Parse(in); parsed && !want {
 			t.Errorf("%q parses although no relation word was found", in)

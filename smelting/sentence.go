@@ -61,8 +61,9 @@ func extractSentence(flat string, start, end int, hits []hit) []hit {
 		return hits
 	}
 	low := lower(s)
-	if neg := findNegation(low); neg.count > 0 {
-		if t, ok := deniedClaim(low, neg); ok {
+	words := readWords(low)
+	if words.neg.count > 0 {
+		if t, ok := deniedClaim(low, words); ok {
 			emit(kindCounter, t.Head, t.Relation, t.Tail)
 		}
 		return hits
@@ -83,7 +84,7 @@ func extractSentence(flat string, start, end int, hits []hit) []hit {
 			emit(kindHint, b, a, "")
 		}
 	}
-	if t, ok := parseClaim(low); ok {
+	if t, ok := parseWords(words); ok {
 		emit(kindRelation, t.Head, t.Relation, t.Tail)
 	}
 	return hits
