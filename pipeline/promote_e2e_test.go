@@ -181,3 +181,27 @@ func TestRunStreamsNDJSON(t *testing.T) {
 		t.Fatalf("not NDJSON steps then the result: %d lines, first %q last %q", len(lines), lines[0], lines[len(lines)-1])
 	}
 }
+
+// --explain says hit or miss and, on a miss, which ingredient changed;
+// status shows each stage's latest execution and the verdict.
+func TestExplainAndStatus(t *testing.T) {
+	f := newFixture(t, microCourse())
+	if code, _, errs := runCLI(t, f, "forge", microSubject); code != 0 {
+		t.Fatalf("forge: %s", errs)
+	}
+	code, _, errs := runCLI(t, f, "forge", "--explain", microSubject)
+	if code != 0 || !strings.Contains(errs, "cache hit, no work") || !strings.Contains(errs, "explain: hit") {
+		t.Fatalf("rerun: %d %s", code, errs)
+	}
+	allow := filepath.Join(f.p.CoursesDir, microSubject, "allowlist.yaml")
+	raw, _ := os.ReadFile(allow)
+	must(t, os.WriteFile(allow, bytes.Replace(raw, []byte("hand-written micro course"), []byte("hand-written micro course, relabelled"), 1), 0o644))
+	code, out, _ := runCLI(t, f, "--json", "forge", "--explain", microSubject)
+	if code != 0 || !strings.Contains(out, `"cache_hit":false`) || !strings.Contains(out, `"changed":["inputs"]`) {
+		t.Fatalf("miss after an allow-list edit: %d %s", code, out)
+	}
+	code, out, _ = runCLI(t, f, "--json", "status", microSubject)
+	if code != 0 || !strings.Contains(out, `"stage":"forge"`) || !strings.Contains(out, `"ran":true`) || !strings.Contains(out, `"report":""`) {
+		t.Fatalf("status: %d %s", code, out)
+	}
+}
