@@ -32,11 +32,10 @@ func newAccumulator() *accumulator {
 	}
 }
 
-// add records the hits of a text for one entry that carries that text.
-func (acc *accumulator) add(e artifact.OreEntry, textSHA, text string, hits []hit) {
+// add records the hits of a text for one entry (o) that carries it.
+func (acc *accumulator) add(o *origin, hits []hit) {
 	for _, h := range hits {
-		c := cite{sourceSHA: e.SourceSHA, textSHA: textSHA, adapter: e.Adapter, retrievedAt: e.RetrievedAt,
-			span: text[h.start:h.end], start: h.start, end: h.end}
+		c := cite{o: o, start: h.start, end: h.end}
 		switch h.kind {
 		case kindConcept:
 			citesFor(acc.concepts, pair{h.a, h.b}).add(c)
@@ -48,6 +47,72 @@ func (acc *accumulator) add(e artifact.OreEntry, textSHA, text string, hits []hi
 			citesFor(acc.counters, h.tripleOf()).add(c)
 		}
 	}
+}
+
+// origin is an ore entry as its citations carry it: the source, the text
+// (by digest and content) and the entry's adapter and date. pair numbers
+// the distinct (source, text) pairs of the bundle.
+type origin struct {
+	sourceSHA, textSHA   string
+	adapter, retrievedAt string
+	text                 string
+	pair                 int
+}
+
+// cite is one citation of a candidate: the sentence at [start, end) of an
+// origin's text.
+type cite struct {
+	o          *origin
+	start, end int
+}
+
+// compareCite orders citations: by source, then text, then position, then
+// the entry metadata. This is also the order of every sources list.
+func compareCite(a, b cite) int {
+	return cmp.Or(
+		strings.Compare(a.o.sourceSHA, b.o.sourceSHA),
+		strings.Compare(a.o.textSHA, b.o.textSHA),
+		cmp.Compare(a.start, b.start),
+		cmp.Compare(a.end, b.end),
+		strings.Compare(a.o.adapter, b.o.adapter),
+		strings.Compare(a.o.retrievedAt, b.o.retrievedAt),
+	)
+}
+
+// cites holds one citation per (source, text) pair: the earliest sentence
+// of that text that yields the candidate (the original kept the first
+// sentence per source), chosen on content so that entry order cannot
+// change it.
+type cites []cite
+
+func (cs *cites) add(c cite) {
+	for i := range *cs {
+		old := &(*cs)[i]
+		if old.o.pair != c.o.pair {
+			continue
+		}
+		// Hits of one text arrive in text order: a later sentence of the
+		// same entry never wins.
+		if old.o != c.o && compareCite(c, *old) < 0 {
+			*old = c
+		}
+		return
+	}
+	*cs = append(*cs, c)
+}
+
+// refs sorts the citations and returns them as SourceRefs.
+func (cs cites) refs() []artifact.SourceRef {
+	slices.SortFunc(cs, compareCite)
+	out := make([]artifact.SourceRef, len(cs))
+	for i, c := range cs {
+		start, end := int64(c.start), int64(c.end)
+		out[i] = artifact.SourceRef{
+			SourceSHA: c.o.sourceSHA, Span: c.o.text[c.start:c.end], Adapter: c.o.adapter, RetrievedAt: c.o.retrievedAt,
+			TextSHA: c.o.textSHA, Start: &start, End: &end, Extractor: Extractor,
+		}
+	}
+	return out
 }
 
 // citesFor returns the citations of key, creating them when new.

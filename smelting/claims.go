@@ -48,8 +48,12 @@ func readWords(low string) claimWords {
 	var out []byte
 	prevEnd := -1
 	for i := 0; i < len(low); {
-		r, w := decodeAt(low, i)
-		if !relparse.IsWordRune(r) {
+		if c := low[i]; c < utf8.RuneSelf {
+			if !isASCIIWord(c) {
+				i++
+				continue
+			}
+		} else if r, w := utf8.DecodeRuneInString(low[i:]); !relparse.IsWordRune(r) {
 			i += w
 			continue
 		}
@@ -176,13 +180,26 @@ func inCompoundWord(low string, start, end int) bool {
 // wordEnd returns the end of the run of word characters starting at s[i].
 func wordEnd(s string, i int) int {
 	for i < len(s) {
-		r, w := decodeAt(s, i)
+		if c := s[i]; c < utf8.RuneSelf {
+			if !isASCIIWord(c) {
+				return i
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
 		if !relparse.IsWordRune(r) {
 			return i
 		}
 		i += w
 	}
 	return i
+}
+
+// isASCIIWord is relparse.IsWordRune for a byte below 0x80, small enough
+// to be inlined into the word loops.
+func isASCIIWord(c byte) bool {
+	return ('a' <= c && c <= 'z') || ('0' <= c && c <= '9') || c == '_' || ('A' <= c && c <= 'Z')
 }
 
 // parseClaim parses a lower-cased sentence fragment into a triple, with the

@@ -230,3 +230,12 @@ func TestRelationWordDetection(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIWordAgrees: the inlined ASCII test is the parser's word test.
+func TestASCIIWordAgrees(t *testing.T) {
+	for c := 0; c < 0x80; c++ {
+		if isASCIIWord(byte(c)) != relparse.IsWordRune(rune(c)) {
+			t.Errorf("isASCIIWord(%q) disagrees with relparse.IsWordRune", rune(c))
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package smelting
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -64,11 +63,18 @@ func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.Smelted
 		return artifact.SmeltedBundle{}, err
 	}
 	acc := newAccumulator()
+	pairs := map[[2]string]int{}
 	var hits []hit
 	for _, g := range groups {
 		hits = extractText(g.text, hits[:0])
 		for _, e := range g.entries {
-			acc.add(e, g.key, g.text, hits)
+			pair, ok := pairs[[2]string{e.SourceSHA, g.key}]
+			if !ok {
+				pair = len(pairs)
+				pairs[[2]string{e.SourceSHA, g.key}] = pair
+			}
+			o := &origin{sourceSHA: e.SourceSHA, textSHA: g.key, adapter: e.Adapter, retrievedAt: e.RetrievedAt, text: g.text, pair: pair}
+			acc.add(o, hits)
 		}
 	}
 	return acc.bundle(), nil
@@ -155,59 +161,4 @@ func isDigest(s string) bool {
 		}
 	}
 	return true
-}
-
-// cite is one citation of a candidate: a sentence of a text, and the entry
-// metadata the SourceRef carries.
-type cite struct {
-	sourceSHA, textSHA   string
-	adapter, retrievedAt string
-	span                 string
-	start, end           int
-}
-
-// compareCite orders citations: by source, then text, then position, then
-// the entry metadata. This is also the order of every sources list.
-func compareCite(a, b cite) int {
-	return cmp.Or(
-		strings.Compare(a.sourceSHA, b.sourceSHA),
-		strings.Compare(a.textSHA, b.textSHA),
-		cmp.Compare(a.start, b.start),
-		cmp.Compare(a.end, b.end),
-		strings.Compare(a.adapter, b.adapter),
-		strings.Compare(a.retrievedAt, b.retrievedAt),
-	)
-}
-
-// cites holds one citation per (source, text) pair: the earliest sentence
-// of that text that yields the candidate (the original kept the first
-// sentence per source), chosen on content so that entry order cannot
-// change it.
-type cites []cite
-
-func (cs *cites) add(c cite) {
-	for i := range *cs {
-		old := &(*cs)[i]
-		if old.sourceSHA == c.sourceSHA && old.textSHA == c.textSHA {
-			if compareCite(c, *old) < 0 {
-				*old = c
-			}
-			return
-		}
-	}
-	*cs = append(*cs, c)
-}
-
-// refs sorts the citations and returns them as SourceRefs.
-func (cs cites) refs() []artifact.SourceRef {
-	slices.SortFunc(cs, compareCite)
-	out := make([]artifact.SourceRef, len(cs))
-	for i, c := range cs {
-		start, end := int64(c.start), int64(c.end)
-		out[i] = artifact.SourceRef{
-			SourceSHA: c.sourceSHA, Span: c.span, Adapter: c.adapter, RetrievedAt: c.retrievedAt,
-			TextSHA: c.textSHA, Start: &start, End: &end, Extractor: Extractor,
-		}
-	}
-	return out
 }
