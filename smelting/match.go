@@ -88,6 +88,12 @@ func isTermStart(r rune) bool {
 		r == kelvinSign || r == longS || r == dottedI || r == dotlessI
 }
 
+// isASCIITermByte reports an ASCII letter, or (when not first) a space or
+// hyphen: the ASCII part of isTermStart and isTermRune.
+func isASCIITermByte(c byte, first bool) bool {
+	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || (!first && (c == ' ' || c == '-'))
+}
+
 // isTermRune is the class `[a-z\- ]` under IGNORECASE.
 func isTermRune(r rune) bool { return r == ' ' || r == '-' || isTermStart(r) }
 
@@ -110,11 +116,15 @@ type termEnds struct {
 func findTermEnds(s string, from int) termEnds {
 	var t termEnds
 	for i, n := from, 0; i < len(s) && n < maxTermRunes; n++ {
-		r, w := decodeAt(s, i)
-		if (n == 0 && !isTermStart(r)) || !isTermRune(r) {
-			break
+		if c := s[i]; c < utf8.RuneSelf && isASCIITermByte(c, n == 0) {
+			i++ // the common case, without decoding
+		} else {
+			r, w := decodeAt(s, i)
+			if (n == 0 && !isTermStart(r)) || !isTermRune(r) {
+				break
+			}
+			i += w
 		}
-		i += w
 		if i == len(s) || s[i] == ' ' || s[i] == ',' {
 			t.at[t.n] = i
 			t.lead[t.n] = leadLetter(s, i)

@@ -60,14 +60,35 @@ func hasWordPrefix(s, w string) bool {
 }
 
 // lower is relparse.Lower (Python's str.lower) with a fast path for ASCII
-// text, where Python's rule and strings.ToLower are both exactly 'A'..'Z'
-// to 'a'..'z'. Every sentence is lower-cased, so this matters for
-// throughput.
+// text, where Python's rule is exactly 'A'..'Z' to 'a'..'z'. Every
+// sentence is lower-cased, so this one pass with at most one allocation
+// matters for throughput.
 func lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
 			return relparse.Lower(s)
 		}
+		if 'A' <= c && c <= 'Z' {
+			break
+		}
 	}
-	return strings.ToLower(s)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return relparse.Lower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
