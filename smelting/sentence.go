@@ -49,45 +49,77 @@ func extractText(text string, hits []hit) []hit {
 // claim is unambiguous. Any other sentence yields a concept, an ordering
 // hint and a relation, each when its pattern matches.
 func extractSentence(flat string, start, end int, hits []hit) []hit {
+	out := sentenceHits{hits: hits, start: start, end: end}
 	s := cleanSentence(flat)
-	if s == "" {
-		return hits
+	switch n := counterMarkerLen(s); {
+	case s == "":
+	case n > 0:
+		t, ok := parseClaim(lower(relparse.TrimSpace(s[n:])))
+		out.triple(kindCounter, t, ok)
+	default:
+		out.statement(s)
 	}
-	emit := func(k kind, a, b, c string) { hits = append(hits, hit{k, a, b, c, start, end}) }
-	if n := counterMarkerLen(s); n > 0 {
-		if t, ok := parseClaim(lower(relparse.TrimSpace(s[n:]))); ok {
-			emit(kindCounter, t.Head, t.Relation, t.Tail)
-		}
-		return hits
+	return out.hits
+}
+
+// sentenceHits collects the hits of one sentence.
+type sentenceHits struct {
+	hits       []hit
+	start, end int
+}
+
+func (o *sentenceHits) emit(k kind, a, b, c string) {
+	o.hits = append(o.hits, hit{k, a, b, c, o.start, o.end})
+}
+
+// triple records a parsed triple as k when the parse succeeded (ok).
+func (o *sentenceHits) triple(k kind, t artifact.Triple, ok bool) {
+	if ok {
+		o.emit(k, t.Head, t.Relation, t.Tail)
 	}
+}
+
+// statement handles a sentence that is not a counter-claim: a negated one
+// yields at most the claim it denies; a plain one runs the three
+// extractors.
+func (o *sentenceHits) statement(s string) {
 	low := lower(s)
 	words := readWords(low)
 	if words.neg.count > 0 {
-		if t, ok := deniedClaim(low, words); ok {
-			emit(kindCounter, t.Head, t.Relation, t.Tail)
-		}
-		return hits
+		t, ok := deniedClaim(low, words)
+		o.triple(kindCounter, t, ok)
+		return
 	}
 	ends := findTermEnds(s, 0)
-	matchDefinition(s, &ends, func(rawTerm, rawDef string) bool {
+	o.concept(s, &ends)
+	o.hint(s, &ends)
+	t, ok := parseWords(words)
+	o.triple(kindRelation, t, ok)
+}
+
+// concept records the first definition pattern whose term is valid.
+func (o *sentenceHits) concept(s string, ends *termEnds) {
+	matchDefinition(s, ends, func(rawTerm, rawDef string) bool {
 		term, ok := normalTerm(rawTerm)
 		def := lowerTrim(rawDef)
-		if ok && def != "" {
-			emit(kindConcept, term, def, "")
+		if ok = ok && def != ""; ok {
+			o.emit(kindConcept, term, def, "")
 		}
-		return ok && def != ""
+		return ok
 	})
-	if after, before, ok := matchOrdering(s, &ends); ok {
-		a, okA := normalTerm(after)
-		b, okB := normalTerm(before)
-		if okA && okB && a != b {
-			emit(kindHint, b, a, "")
-		}
+}
+
+// hint records an ordering hint whose two terms are valid and differ.
+func (o *sentenceHits) hint(s string, ends *termEnds) {
+	after, before, ok := matchOrdering(s, ends)
+	if !ok {
+		return
 	}
-	if t, ok := parseWords(words); ok {
-		emit(kindRelation, t.Head, t.Relation, t.Tail)
+	a, okA := normalTerm(after)
+	b, okB := normalTerm(before)
+	if okA && okB && a != b {
+		o.emit(kindHint, b, a, "")
 	}
-	return hits
 }
 
 // cleanSentence trims a single-spaced sentence and removes its terminators:
