@@ -20,7 +20,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -117,11 +116,11 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 	h := sha256.New()
 	var size int64
 	tmp, err := s.writeTemp(objectPerm, func(w io.Writer) error {
-		n, err := io.Copy(io.MultiWriter(w, h), ctxReader{ctx, r})
+		n, err := io.Copy(io.MultiWriter(w, h), core.CtxReader{Ctx: ctx, R: r})
 		size = n
 		return err
 	})
-	var src *sourceError
+	var src *core.SourceError
 	if errors.As(err, &src) {
 		return "", 0, core.E("putreader", "", nil, src)
 	}
@@ -364,27 +363,3 @@ func writeErr(op, key string, err error) error {
 	}
 	return core.E(op, key, core.ErrUnavailable, err)
 }
-
-// ctxReader stops a copy when the context ends and marks the caller's read
-// errors, which say nothing about the store's health.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = &sourceError{err}
-	}
-	return n, err
-}
-
-// sourceError is a failure of the reader handed to PutReader.
-type sourceError struct{ err error }
-
-func (e *sourceError) Error() string { return fmt.Sprintf("reading source: %v", e.err) }
-func (e *sourceError) Unwrap() error { return e.err }

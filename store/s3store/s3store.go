@@ -214,7 +214,7 @@ func (s *Store) verify(ctx context.Context, digest string) error {
 // is known only at the end. Nothing is visible in the bucket until the
 // complete object is.
 func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, error) {
-	head, err := io.ReadAll(io.LimitReader(ctxReader{ctx, r}, int64(s.cfg.MemoryLimit)+1))
+	head, err := io.ReadAll(io.LimitReader(core.CtxReader{Ctx: ctx, R: r}, int64(s.cfg.MemoryLimit)+1))
 	if err != nil {
 		return "", 0, readErr(err)
 	}
@@ -250,7 +250,7 @@ func (s *Store) spool(ctx context.Context, head []byte, r io.Reader) (*os.File, 
 	_, err = w.Write(head)
 	var n int64
 	if err == nil {
-		n, err = io.Copy(w, ctxReader{ctx, r})
+		n, err = io.Copy(w, core.CtxReader{Ctx: ctx, R: r})
 	}
 	if err != nil {
 		_ = f.Close()
@@ -262,7 +262,7 @@ func (s *Store) spool(ctx context.Context, head []byte, r io.Reader) (*os.File, 
 
 // readErr classifies a failure while reading the caller's stream.
 func readErr(err error) error {
-	var src *sourceError
+	var src *core.SourceError
 	if errors.As(err, &src) || errors.Is(err, context.Canceled) {
 		return core.E("putreader", "", nil, err)
 	}
@@ -337,26 +337,3 @@ func (s *Store) ListObjects(ctx context.Context) ([]string, error) {
 	slices.Sort(out)
 	return out, nil
 }
-
-// ctxReader stops a read when the context ends and marks the caller's read
-// errors, which say nothing about the store's health.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = &sourceError{err}
-	}
-	return n, err
-}
-
-type sourceError struct{ err error }
-
-func (e *sourceError) Error() string { return fmt.Sprintf("reading source: %v", e.err) }
-func (e *sourceError) Unwrap() error { return e.err }
