@@ -33,3 +33,6 @@ for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
   FORMATION_SCALE=$n /usr/bin/time -f '%M' -o "$out.rss" "$out.pipeline" -test.run '^$' -test.bench BackHalf -test.benchtime 1x | grep Benchmark || true
   echo "   peak RSS at $n relations: $(( $(cat "$out.rss") / 1024 )) MB"
 done
+
+echo "== autorun of a generated 10,000-relation subject, twice (the second must be all cache hits)"
+bash scripts/autorun-scale.sh 10000

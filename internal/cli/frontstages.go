@@ -83,7 +83,7 @@ func autorunCommand(io IO) *cli.Command {
 					err = perr
 				}
 			}
-			if err == nil {
+			if err == nil && !quietFlag(c) {
 				fmt.Fprintf(io.Stderr, "autorun %s: ratified; promote with `formation promote --key KEY %s`\n", c.Args().First(), results[len(results)-1].Output)
 			}
 			return err

@@ -36,10 +36,15 @@ func newPipeline(c *cli.Context, io IO) (*pipeline.Pipeline, error) {
 	return p, nil
 }
 
+// quiet reports whether progress and chatter are off: under --json,
+// --quiet or CI=true (a log, not a terminal, is reading).
 func quiet(c *cli.Context) bool {
-	if wantJSON(c) || os.Getenv("CI") == "true" {
-		return true
-	}
+	return wantJSON(c) || os.Getenv("CI") == "true" || quietFlag(c)
+}
+
+// quietFlag reports an explicit --quiet, which also silences a command's
+// one-line result.
+func quietFlag(c *cli.Context) bool {
 	for _, lc := range c.Lineage() {
 		if lc.IsSet(flagQuiet) && lc.Bool(flagQuiet) {
 			return true
@@ -79,6 +84,9 @@ func stageCommand(io IO, name, usage string, extra []cli.Flag, run func(context.
 func reportStage(c *cli.Context, io IO, res stage.Result) error {
 	if wantJSON(c) {
 		return writeJSON(io.Stdout, res)
+	}
+	if quietFlag(c) && !c.Bool("explain") {
+		return nil
 	}
 	state := "done"
 	if res.CacheHit {
