@@ -15,6 +15,7 @@ import (
 	"formation/audit"
 	"formation/internal/exitcode"
 	"formation/internal/testutil"
+	"formation/mining"
 	"formation/packs"
 	"formation/pipeline"
 	"formation/stage"
@@ -167,5 +168,53 @@ func TestSpanMismatchAudited(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no span_mismatch audit record for %v: %+v", victim, recs)
+	}
+}
+
+// An llm source is refused unless enabled; enabled with a generator command,
+// its entry is adapter llm_ideation/<model> and forge never lets it
+// corroborate, whatever tier the allow-list gives it: its lone claims are
+// quarantined as insufficiently corroborated.
+func TestLLMSourceGatedAndNeverCorroborates(t *testing.T) {
+	ctx := context.Background()
+	courses := tinySubject(t, tinyDoc)
+	dir := filepath.Join(courses, "tiny")
+	must(t, os.MkdirAll(filepath.Join(dir, "prompts"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "prompts", "idea.txt"), []byte("Moonlight causes tides.\n"), 0o644))
+	raw, _ := os.ReadFile(filepath.Join(dir, "subject.yaml"))
+	must(t, os.WriteFile(filepath.Join(dir, "subject.yaml"), append(raw, []byte("  - id: idea\n    adapter: llm\n    model: echo-model\n    prompt: prompts/idea.txt\n")...), 0o644))
+	// The generated text is even allow-listed as primary: the adapter decides.
+	gen := sha256.Sum256([]byte("Moonlight causes tides.\n"))
+	allow, _ := os.ReadFile(filepath.Join(dir, "allowlist.yaml"))
+	allow = append(allow, []byte(fmt.Sprintf("- source_sha: %q\n  tier: primary\n  label: generated\n", hex.EncodeToString(gen[:])))...)
+	must(t, os.WriteFile(filepath.Join(dir, "allowlist.yaml"), allow, 0o644))
+	p := tinyPipeline(t, courses)
+	if _, err := p.Mine(ctx, "tiny"); exitcode.Of(err) != exitcode.Rejected {
+		t.Fatalf("llm source while disabled: %v", err)
+	}
+	p.EnableLLM = true
+	p.LLM = mining.CommandLLM{Argv: []string{"cat"}} // the "model" echoes its prompt
+	for _, st := range []func(context.Context, string) (stage.Result, error){p.Mine, p.Smelt, p.Forge} {
+		if _, err := st(ctx, "tiny"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, _ := p.Env.ResolveRef(ctx, "tiny", "forge")
+	raw, _ = p.Env.Store.Get(ctx, d)
+	vts, err := artifact.Decode[artifact.ValidatedTripleSet](raw)
+	must(t, err)
+	for _, r := range vts.Relations {
+		if r.Head == "moonlight" {
+			t.Fatalf("an llm-only claim validated: %+v", r)
+		}
+	}
+	found := false
+	for _, q := range vts.Quarantined {
+		if q.Head == "moonlight" && strings.HasPrefix(q.RejectionReason, "insufficient_corroboration") {
+			found = artifact.IsLLMAdapter(q.Sources[0].Adapter)
+		}
+	}
+	if !found {
+		t.Fatalf("the llm claim is not quarantined for corroboration: %+v", vts.Quarantined)
 	}
 }

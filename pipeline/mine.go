@@ -34,11 +34,15 @@ func (p *Pipeline) Mine(ctx context.Context, subject string) (stage.Result, erro
 	if err != nil {
 		return stage.Result{}, err
 	}
+	llm := p.LLM
+	if llm == nil {
+		llm = mining.RecordedLLM{}
+	}
 	spec := stage.Spec{Stage: "mine", Version: mining.StageVersion, Subject: subject,
-		Params: map[string]any{"extractor": mining.ExtractorVersion, "enable_llm": p.EnableLLM},
+		Params: map[string]any{"extractor": mining.ExtractorVersion, "enable_llm": p.EnableLLM, "llm_provider": llm.Name()},
 		Inputs: []string{fingerprint}}
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM,
+		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM, LLM: llm,
 			IsTransient: func(err error) bool { return errors.Is(err, store.ErrUnavailable) || mining.DefaultIsTransient(err) }}
 		if p.Progress != nil {
 			opts.Progress = func(pr mining.Progress) { p.Progress(pr.Done, pr.Discovered) }

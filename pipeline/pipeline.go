@@ -17,6 +17,7 @@ import (
 	"formation/artifact"
 	"formation/courses"
 	"formation/internal/exitcode"
+	"formation/mining"
 	"formation/packs"
 	"formation/stage"
 	"formation/store"
@@ -40,6 +41,7 @@ type Pipeline struct {
 	Log        io.Writer               // human progress (stderr); never stdout
 	Jobs       int                     // mining parallelism; 0 = number of CPUs
 	EnableLLM  bool                    // allow the LLM ideation adapter
+	LLM        mining.LLMProvider      // nil: recorded generations (each llm source's output file)
 	IssuedAt   string                  // overrides the subject file's issued_at
 	Template   string                  // overrides the subject file's template
 	Progress   func(done, total int64) // mining progress, for a terminal bar

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"formation/mining"
 	"formation/pipeline"
 	"formation/stage"
 )
@@ -17,6 +19,7 @@ func mineFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "jobs", Usage: "parallel readers (default: the number of CPUs); the bundle does not depend on it", EnvVars: []string{"FORMATION_JOBS"}},
 		&cli.BoolFlag{Name: "enable-llm-source", Usage: "allow the LLM ideation adapter (off: an llm source is refused)", EnvVars: []string{"FORMATION_ENABLE_LLM_SOURCE"}},
+		&cli.StringFlag{Name: "llm-command", Usage: "with --enable-llm-source: generate llm sources by running this command (no shell; prompt on stdin, model in FORMATION_LLM_MODEL) instead of reading their recorded output files", EnvVars: []string{"FORMATION_LLM_COMMAND"}},
 	}
 }
 
@@ -25,6 +28,9 @@ func mineFlags() []cli.Flag {
 func configureMine(c *cli.Context, io IO, p *pipeline.Pipeline) {
 	p.Jobs = c.Int("jobs")
 	p.EnableLLM = c.Bool("enable-llm-source")
+	if argv := strings.Fields(c.String("llm-command")); len(argv) > 0 {
+		p.LLM = mining.CommandLLM{Argv: argv}
+	}
 	f, ok := io.Stderr.(*os.File)
 	if quiet(c) || !ok || !term.IsTerminal(int(f.Fd())) {
 		return
