@@ -38,12 +38,14 @@ type StageStatus struct {
 
 // StatusOutput is the --json document of `formation status`.
 type StatusOutput struct {
-	SchemaVersion  string        `json:"schema_version"`
-	Subject        string        `json:"subject"`
-	Stages         []StageStatus `json:"stages"`
-	Report         string        `json:"report"`
-	Ratified       bool          `json:"ratified"`
-	FailureReasons []string      `json:"failure_reasons"`
+	SchemaVersion  string                     `json:"schema_version"`
+	Subject        string                     `json:"subject"`
+	Stages         []StageStatus              `json:"stages"`
+	Report         string                     `json:"report"`
+	Ratified       bool                       `json:"ratified"`
+	IssuedAt       string                     `json:"issued_at"`
+	Gates          []artifact.GateMeasurement `json:"gates"`
+	FailureReasons []string                   `json:"failure_reasons"`
 }
 
 func runStatus(c *cli.Context, io IO) error {
@@ -59,7 +61,8 @@ func runStatus(c *cli.Context, io IO) error {
 		return err
 	}
 	env := stage.NewEnv(s, auditWriter(s, io))
-	out := StatusOutput{SchemaVersion: artifact.SchemaVersion, Subject: subject, Stages: []StageStatus{}, FailureReasons: []string{}}
+	out := StatusOutput{SchemaVersion: artifact.SchemaVersion, Subject: subject, Stages: []StageStatus{},
+		Gates: []artifact.GateMeasurement{}, FailureReasons: []string{}}
 	recs, err := audit.List(c.Context, s, audit.Filter{Subject: subject})
 	if err != nil {
 		return err
@@ -109,7 +112,7 @@ func readVerdict(c *cli.Context, env *stage.Env, subject string, out *StatusOutp
 	if err != nil {
 		return exitcode.With(exitcode.Rejected, err)
 	}
-	out.Report, out.Ratified, out.FailureReasons = digest, rep.Ratified, rep.FailureReasons
+	out.Report, out.Ratified, out.IssuedAt, out.Gates, out.FailureReasons = digest, rep.Ratified, rep.IssuedAt, rep.Gates, rep.FailureReasons
 	return nil
 }
 
@@ -138,9 +141,16 @@ func printStatus(io IO, out StatusOutput) {
 	case out.Report == "":
 		fmt.Fprintln(io.Stdout, "  verdict: not ratified yet")
 	case out.Ratified:
-		fmt.Fprintf(io.Stdout, "  verdict: RATIFIED (report %s)\n", out.Report)
+		fmt.Fprintf(io.Stdout, "  verdict: RATIFIED (report object %s, issued %s)\n", out.Report, out.IssuedAt)
 	default:
-		fmt.Fprintf(io.Stdout, "  verdict: NOT ratified (report %s): %v\n", out.Report, out.FailureReasons)
+		fmt.Fprintf(io.Stdout, "  verdict: NOT ratified (report object %s): %v\n", out.Report, out.FailureReasons)
+	}
+	for _, g := range out.Gates {
+		mark := "pass"
+		if !g.Passed {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(io.Stdout, "    %-32s %s  %s (threshold %s)\n", g.Name, mark, g.Measurement, g.Threshold)
 	}
 }
 
