@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"formation/artifact"
@@ -246,7 +247,7 @@ func (p *Pipeline) packCourse(ctx context.Context, src packSource) (artifact.Cou
 	}
 	title := map[string]string{"safety": "Safety", "identity": "Identity"}[src.kind] + " Anchor — " + src.id
 	spec := artifact.SubjectSpec{SubjectID: subject, Title: title, TargetDepth: "introductory", RequiresCourses: []string{},
-		AntiRequisites: []string{}, IdentityAxisConstraints: sortedCopy(src.terms), SchemaVersion: artifact.SchemaVersion}
+		AntiRequisites: []string{}, IdentityAxisConstraints: slices.Sorted(slices.Values(src.terms)), SchemaVersion: artifact.SchemaVersion}
 	version, _ := compose.TemplateVersion("identity_anchor")
 	course, yaml, err := compose.Compose(res.VTS, spec, src.sourceSHA, "identity_anchor", version)
 	if err != nil {
@@ -263,15 +264,6 @@ func packFindings(subject string, fs []forge.Finding) []audit.Record {
 	return recs
 }
 
-func sortedCopy(s []string) []string {
-	out := append([]string{}, s...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
 
 // packReport runs the plan twice in bootstrap mode and ratifies it.
 func (p *Pipeline) packReport(ctx context.Context, src packSource, course artifact.Course, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, issuedAt string) (artifact.MasteryReport, error) {
