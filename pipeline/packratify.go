@@ -264,7 +264,6 @@ func packFindings(subject string, fs []forge.Finding) []audit.Record {
 	return recs
 }
 
-
 // packReport runs the plan twice in bootstrap mode and ratifies it.
 func (p *Pipeline) packReport(ctx context.Context, src packSource, course artifact.Course, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, issuedAt string) (artifact.MasteryReport, error) {
 	opts := p.Packs
