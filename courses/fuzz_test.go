@@ -49,3 +49,17 @@ func FuzzParseQuestions(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDomains: domains.yaml bytes either parse or give a typed
+// validation error; never a panic.
+func FuzzParseDomains(f *testing.F) {
+	f.Add([]byte("schema_version: \"1.0.0\"\ndomains:\n  - id: optics\n    title: Optics\n    subjects: [optics]\n    operator_families:\n      - family: causal\n        relations: [causes]\n    eval_lanes:\n      - lane: cognition\n        version: v1\n        splits: [dev, public, holdout]\n"))
+	f.Add([]byte("domains: [{id: x, id: y}]\n"))
+	f.Add([]byte("schema_version: 1.0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := ParseDomains(data)
+		if err == nil && d == nil {
+			t.Fatal("nil domains without an error")
+		}
+	})
+}

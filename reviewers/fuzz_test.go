@@ -1,0 +1,38 @@
+package reviewers
+
+import (
+	"os"
+	"testing"
+
+	"formation/internal/testutil"
+)
+
+// FuzzParseRegistry: any bytes either load as a registry or give a *Error;
+// never a panic. Whatever loads answers its queries without panicking, and a
+// claim that verifies names a registered signer.
+func FuzzParseRegistry(f *testing.F) {
+	if raw, err := os.ReadFile(testutil.Conformance(f, "original", "docs", "reviewers.yaml")); err == nil {
+		f.Add(raw)
+	}
+	f.Add([]byte("schema_version: 2\nreviewers: []\n"))
+	f.Add([]byte("schema_version: 1\nreviewers:\n  - reviewer_id: a\n    display_name: A\n    role: primary\n"))
+	f.Add([]byte("schema_version: 2\nreviewers: [{reviewer_id: a}]\naudit_passed_claims: [{domain_id: d}]\n"))
+	f.Add([]byte("{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse(data)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("untyped error %T: %v", err, err)
+			}
+			return
+		}
+		for _, c := range r.Claims() {
+			if r.VerifyClaim(c) == nil {
+				if _, ok := r.Resolve(c.SignedBy); !ok {
+					t.Fatalf("claim of %q verifies without a registered signer", c.SignedBy)
+				}
+			}
+			r.CanReview(c.SignedBy, c.DomainID, "eval")
+		}
+	})
+}
