@@ -92,7 +92,7 @@ func (p *Pipeline) RatifyPack(ctx context.Context, path, issuedAt string) (PackR
 	if issuedAt == "" {
 		return res, exitcode.Newf(exitcode.Usage, "pack %s: a new report is needed; pass --issued-at (the clock is never used)", src.id)
 	}
-	report, err := p.packReport(ctx, src, course, plan, vts, issuedAt)
+	report, err := p.packReport(ctx, src, path, course, plan, vts, issuedAt)
 	if err != nil {
 		return res, err
 	}
@@ -265,9 +265,19 @@ func packFindings(subject string, fs []forge.Finding) []audit.Record {
 }
 
 // packReport runs the plan twice in bootstrap mode and ratifies it.
-func (p *Pipeline) packReport(ctx context.Context, src packSource, course artifact.Course, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, issuedAt string) (artifact.MasteryReport, error) {
+func (p *Pipeline) packReport(ctx context.Context, src packSource, path string, course artifact.Course, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, issuedAt string) (artifact.MasteryReport, error) {
 	opts := p.Packs
 	opts.AllowUnratifiedSafety, opts.AllowUnratifiedIdentity = true, true // bootstrap: see the package comment above
+	// The runtime that ratifies a pack runs under that very pack when it
+	// sits in a packs folder (<dir>/safety/<id>.json or <dir>/identity/<id>.json).
+	if parent := filepath.Base(filepath.Dir(path)); parent == src.kind {
+		opts.Dir = filepath.Dir(filepath.Dir(path))
+		if src.kind == "safety" {
+			opts.SafetyPackID = src.id
+		} else {
+			opts.IdentityPackID = src.id
+		}
+	}
 	bootstrap := *p
 	bootstrap.Packs = opts
 	loaded, err := bootstrap.loadPacks(ctx)
