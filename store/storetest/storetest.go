@@ -173,7 +173,7 @@ func (s *suite) testNotFound(t *testing.T) {
 
 func (s *suite) testCorruption(t *testing.T) {
 	if s.corrupt == nil {
-		t.Skip("backend gave no corrupter")
+		t.Fatal("storetest: the backend gave no corrupter (WithCorrupter): corruption detection must be tested on every backend")
 	}
 	st, ctx := s.open(t), context.Background()
 	data := pattern("corrupt", 4096)
