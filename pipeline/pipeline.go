@@ -131,5 +131,3 @@ func (p *Pipeline) readSubjectFile(ctx context.Context, s *courses.Subject, name
 	}
 	return raw, d, nil
 }
-
-func validSubject(s string) error { return store.ValidSubjectID(s) }

@@ -17,6 +17,7 @@ import (
 	"formation/runtime/knowledge"
 	"formation/runtime/trace"
 	"formation/stage"
+	"formation/store"
 )
 
 // RuntimeVersion names the runtime's behaviour for the run stage's cache:
@@ -238,8 +239,10 @@ func shim(rt *runtime.Runtime, mem *lastEvent) run.StepFunc {
 	}
 }
 
+// checkSubject refuses a subject id that cannot name refs (exit 2), for the
+// stages that do not read the subject folder.
 func checkSubject(subject string) error {
-	if err := validSubject(subject); err != nil {
+	if err := store.ValidSubjectID(subject); err != nil {
 		return exitcode.With(exitcode.Usage, err)
 	}
 	return nil
