@@ -1,11 +1,6 @@
 package promote
 
-import (
-	"errors"
-	"fmt"
-
-	"formation/internal/exitcode"
-)
+import "fmt"
 
 // Error is every refusal of this package: a stable reason code, the exit
 // code it maps to (DESIGN.md §8) and a human detail.
@@ -22,8 +17,8 @@ func (e *Error) Error() string {
 	return "promote: " + e.Reason + ": " + e.Detail
 }
 
-// Unwrap lets exitcode.Of find the exit code.
-func (e *Error) Unwrap() error { return exitcode.With(e.Code, errors.New(e.Reason)) }
+// ExitCode is the refusal's exit code (exitcode.Coder).
+func (e *Error) ExitCode() int { return e.Code }
 
 func refuse(code int, reason, format string, args ...any) *Error {
 	return &Error{Code: code, Reason: reason, Detail: fmt.Sprintf(format, args...)}

@@ -81,8 +81,8 @@ func (h *Halt) Error() string {
 	return h.Reason + ": " + h.Detail
 }
 
-// ExitCode lets exitcode.Of find the halt's code.
-func (h *Halt) Unwrap() error { return exitcode.With(h.Code, errors.New(h.Reason)) }
+// ExitCode is the halt's exit code (exitcode.Coder).
+func (h *Halt) ExitCode() int { return h.Code }
 
 // Ref is the name of a subject's latest output of a stage.
 func Ref(subject, stageName string) string { return "subjects/" + subject + "/" + stageName }

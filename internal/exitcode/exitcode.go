@@ -31,6 +31,17 @@ type Error struct {
 func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
+// ExitCode is the code the error decides.
+func (e *Error) ExitCode() int { return e.Code }
+
+// Coder is an error that decides its own exit code. Of finds the outermost
+// one in an error's chain with errors.As, so a package's typed refusal (a
+// stage halt, a promotion refusal) carries its code without wrapping.
+type Coder interface {
+	error
+	ExitCode() int
+}
+
 // With wraps err so that it exits with code. A nil err stays nil.
 func With(code int, err error) error {
 	if err == nil {
@@ -48,16 +59,17 @@ func Newf(code int, format string, args ...any) error {
 // or returns 0 when it does not recognise the error.
 type Classifier func(error) int
 
-// Of returns the exit code for err: an *Error's own code, else the first
+// Of returns the exit code for err: the code of the first Coder in its
+// chain, else the first
 // classifier that recognises it, else Interrupted for a cancelled context,
 // else Internal.
 func Of(err error, classifiers ...Classifier) int {
 	if err == nil {
 		return OK
 	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+	var c Coder
+	if errors.As(err, &c) {
+		return c.ExitCode()
 	}
 	for _, c := range classifiers {
 		if code := c(err); code != 0 {

@@ -61,6 +61,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("InvalidNames", s.testInvalidNames)
 	t.Run("Cancelled", s.testCancelled)
 	t.Run("ConcurrentCAS", s.testConcurrentCAS)
+	t.Run("UpdateRef", s.testUpdateRef)
 }
 
 func digestOf(b []byte) string {
