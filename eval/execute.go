@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"formation/courses"
-	"formation/promote"
 	"formation/runtime"
 	"formation/runtime/knowledge"
+	"formation/signing"
 	"formation/store"
 )
 
@@ -17,7 +17,7 @@ import (
 type Env struct {
 	Store       store.Store
 	CoursesDir  string
-	Trusted     *promote.TrustedKeys
+	Trusted     *signing.TrustedKeys
 	NewRuntime  func(*knowledge.Knowledge) (*runtime.Runtime, error) // packs are the caller's concern
 	Now         func() time.Time
 	CodeVersion string

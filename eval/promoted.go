@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"formation/artifact"
 	"formation/canon"
-	"formation/promote"
+	"formation/reviewed"
 	"formation/runtime/knowledge"
 	"formation/seal"
+	"formation/signing"
 	"formation/store"
 )
 
@@ -32,7 +32,8 @@ type CourseCheck struct {
 type Promoted struct {
 	Courses     []CourseCheck
 	Knowledge   *knowledge.Knowledge
-	ReviewedSHA string               // object digest of knowledge/reviewed when read
+	ReviewedSHA string               // object digest of the reviewed knowledge read
+	StateHead   string               // digest of the reviewed state (knowledge/state) read
 	CourseYAML  map[string][]byte    // course_id → course YAML bytes, verified courses only
 	Citations   []knowledge.Citation // every citation the knowledge holds
 	Terms       []string             // concept terms of the knowledge, sorted
@@ -57,28 +58,24 @@ func (p *Promoted) Verified() []string {
 // ratification and identity. Objects are re-hashed as they are read, so a
 // changed byte anywhere fails the course with the store's reason. A nil
 // trusted set verifies nothing.
-func LoadPromoted(ctx context.Context, s store.Store, trusted *promote.TrustedKeys, subjects []string) (*Promoted, error) {
-	idx, _, err := promote.LoadIndex(ctx, s)
+func LoadPromoted(ctx context.Context, s store.Store, trusted *signing.TrustedKeys, subjects []string) (*Promoted, error) {
+	snap, err := reviewed.Load(ctx, s)
 	if err != nil {
-		return nil, fmt.Errorf("eval: mastered-courses index: %w", err)
+		return nil, fmt.Errorf("eval: %w", err)
 	}
-	rk, rkDigest, err := promote.LoadReviewed(ctx, s)
-	if err != nil {
-		return nil, fmt.Errorf("eval: reviewed knowledge: %w", err)
-	}
-	subjectOf := map[string]promote.CourseRecord{}
-	for _, c := range rk.Courses {
+	subjectOf := map[string]reviewed.CourseRecord{}
+	for _, c := range snap.Knowledge.Courses {
 		subjectOf[c.CourseID] = c
 	}
-	p := &Promoted{ReviewedSHA: rkDigest, CourseYAML: map[string][]byte{}}
+	p := &Promoted{ReviewedSHA: snap.State.Knowledge, StateHead: snap.Head, CourseYAML: map[string][]byte{}}
 	keep := map[string]bool{}
-	for _, e := range idx.Entries {
+	for _, e := range snap.Index.Entries {
 		rec, ok := subjectOf[e.CourseID]
 		if !ok || !contains(subjects, rec.SubjectID) {
 			continue
 		}
 		check := CourseCheck{CourseID: e.CourseID, Subject: rec.SubjectID, ReportSHA256: e.ReportSHA256, CourseSHA256: e.CourseSHA256}
-		yamlBytes, reason := verifyCourse(ctx, s, trusted, e, rec)
+		yamlBytes, reason := verifyCourse(ctx, s, trusted, snap, e, rec)
 		check.Verified, check.Reason = reason == "", reason
 		if check.Verified {
 			keep[e.CourseID] = true
@@ -86,7 +83,7 @@ func LoadPromoted(ctx context.Context, s store.Store, trusted *promote.TrustedKe
 		}
 		p.Courses = append(p.Courses, check)
 	}
-	restricted := restrict(rk, keep)
+	restricted := snap.Knowledge.Restrict(func(c reviewed.CourseRecord) bool { return keep[c.CourseID] })
 	if p.Knowledge, err = restricted.Index(); err != nil {
 		return nil, fmt.Errorf("eval: domain knowledge: %w", err)
 	}
@@ -102,14 +99,18 @@ func LoadPromoted(ctx context.Context, s store.Store, trusted *promote.TrustedKe
 
 // verifyCourse returns the course YAML and "" when the promotion holds, or
 // the first reason it does not.
-func verifyCourse(ctx context.Context, s store.Store, trusted *promote.TrustedKeys, e artifact.MasteredCourseEntry, rec promote.CourseRecord) ([]byte, string) {
+func verifyCourse(ctx context.Context, s store.Store, trusted *signing.TrustedKeys, snap reviewed.Snapshot, e artifact.MasteredCourseEntry, rec reviewed.CourseRecord) ([]byte, string) {
 	if trusted == nil {
 		return nil, "no trusted curator keys (pass --trusted-keys FILE or set FORMATION_TRUSTED_KEYS)"
 	}
 	if rec.ReportSHA256 != e.ReportSHA256 || rec.ValidatedSetSHA != e.ValidatedSetSHA {
-		return nil, "knowledge/reviewed and the mastered-courses index disagree on this course's report"
+		return nil, "the reviewed knowledge and the mastered-courses index disagree on this course's report"
 	}
-	st, reason := openPromotion(ctx, s, *trusted, e.CourseID)
+	envDigest, ok := snap.Envelope(e.CourseID)
+	if !ok {
+		return nil, "no promotion envelope in the reviewed state"
+	}
+	st, reason := openPromotion(ctx, s, *trusted, envDigest)
 	if reason != "" {
 		return nil, reason
 	}
@@ -127,24 +128,19 @@ func verifyCourse(ctx context.Context, s store.Store, trusted *promote.TrustedKe
 	return course, ""
 }
 
-// openPromotion reads the course's promotion envelope and verifies it.
-func openPromotion(ctx context.Context, s store.Store, trusted promote.TrustedKeys, courseID string) (promote.Statement, string) {
-	val, _, err := s.GetRef(ctx, promote.PromotionRef(courseID))
-	if err != nil {
-		return promote.Statement{}, "no promotion envelope: " + err.Error()
-	}
-	digest := strings.TrimSpace(string(val))
+// openPromotion reads a promotion envelope and verifies it.
+func openPromotion(ctx context.Context, s store.Store, trusted signing.TrustedKeys, digest string) (reviewed.Statement, string) {
 	raw, err := s.Get(ctx, digest)
 	if err != nil {
-		return promote.Statement{}, "promotion envelope: " + err.Error()
+		return reviewed.Statement{}, "promotion envelope: " + err.Error()
 	}
-	env, err := promote.DecodeEnvelope(raw)
+	env, err := signing.DecodeEnvelope(raw)
 	if err != nil {
-		return promote.Statement{}, "promotion envelope: " + err.Error()
+		return reviewed.Statement{}, "promotion envelope: " + err.Error()
 	}
-	st, err := promote.OpenEnvelope(env, trusted)
+	st, err := reviewed.OpenPromotion(env, trusted)
 	if err != nil {
-		return promote.Statement{}, "promotion signature does not verify against the trusted curator keys: " + err.Error()
+		return reviewed.Statement{}, "promotion signature does not verify against the trusted curator keys: " + err.Error()
 	}
 	return st, ""
 }
@@ -174,43 +170,6 @@ func checkReport(ctx context.Context, s store.Store, object string, e artifact.M
 		return "mastery report does not match the mastered-courses index entry"
 	}
 	return ""
-}
-
-// restrict keeps the records and contributions of the given courses.
-func restrict(rk promote.ReviewedKnowledge, keep map[string]bool) promote.ReviewedKnowledge {
-	only := func(cs []promote.Contribution) []promote.Contribution {
-		var out []promote.Contribution
-		for _, c := range cs {
-			if keep[c.CourseID] {
-				out = append(out, c)
-			}
-		}
-		return out
-	}
-	out := promote.ReviewedKnowledge{SchemaVersion: rk.SchemaVersion}
-	for _, c := range rk.Courses {
-		if keep[c.CourseID] {
-			out.Courses = append(out.Courses, c)
-		}
-	}
-	for _, c := range rk.Concepts {
-		if cs := only(c.Contributions); len(cs) > 0 {
-			c.Contributions = cs
-			out.Concepts = append(out.Concepts, c)
-		}
-	}
-	triples := func(rs []promote.TripleRecord) []promote.TripleRecord {
-		var kept []promote.TripleRecord
-		for _, t := range rs {
-			if cs := only(t.Contributions); len(cs) > 0 {
-				t.Contributions = cs
-				kept = append(kept, t)
-			}
-		}
-		return kept
-	}
-	out.Triples, out.Counters = triples(rk.Triples), triples(rk.Counters)
-	return out
 }
 
 // CitationsOf collects every citation the knowledge holds, on its triples,

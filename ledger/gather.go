@@ -9,8 +9,8 @@ import (
 
 	"formation/courses"
 	"formation/eval"
-	"formation/promote"
 	"formation/reviewers"
+	"formation/signing"
 	"formation/store"
 )
 
@@ -19,7 +19,7 @@ type Sources struct {
 	Store        store.Store
 	CoursesDir   string               // holds domains.yaml and the subject folders
 	RegistryPath string               // reviewers.yaml
-	Trusted      *promote.TrustedKeys // curator keys; nil verifies no promotion
+	Trusted      *signing.TrustedKeys // curator keys; nil verifies no promotion
 }
 
 // ErrUnknownDomain is returned when --domain names no domain of domains.yaml.

@@ -8,7 +8,7 @@ import (
 	"formation/artifact"
 	"formation/compose"
 	"formation/internal/exitcode"
-	"formation/promote"
+	"formation/reviewed"
 	"formation/stage"
 )
 
@@ -85,6 +85,6 @@ func (p *Pipeline) indexValidatedSet(ctx context.Context, courseDigest string) e
 	if err != nil {
 		return exitcode.With(exitcode.Rejected, err)
 	}
-	_, err = promote.RecordValidatedSet(ctx, p.Env.Store, course.ValidatedSetObject)
+	_, err = reviewed.RecordValidatedSet(ctx, p.Env.Store, course.ValidatedSetObject)
 	return err
 }

@@ -36,7 +36,16 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, err
 	}
-	existing, existingDigest, err := p.reviewedTriples(ctx)
+	snap, err := p.reviewedState(ctx, "forge", subject)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	pre := stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject, Inputs: []string{smeltedDigest}}
+	smelted, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, pre, smeltedDigest)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	existing, existingDigest, err := p.existingFor(ctx, snap, subject, smelted)
 	if err != nil {
 		return stage.Result{}, err
 	}
@@ -50,10 +59,6 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		Params: map[string]any{"identity_terms": cfg.IdentityTerms, "manifold": loaded.Manifold.Hash()},
 		Inputs: []string{smeltedDigest, allowDigest, existingDigest}}
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		smelted, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, spec, smeltedDigest)
-		if err != nil {
-			return stage.Output{}, err
-		}
 		res, err := forge.Validate(ctx, cfg, subject, smelted)
 		if err != nil {
 			if errors.Is(err, forge.ErrInvalidInput) {

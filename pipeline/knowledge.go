@@ -2,25 +2,77 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 
 	"formation/artifact"
-	"formation/promote"
+	"formation/audit"
+	"formation/forge"
+	"formation/reviewed"
 )
 
-// reviewedTriples returns the triples of the persisted, reviewed knowledge
-// (the forge drops candidates that repeat them) and the digest of that
-// knowledge object, "none" before the first promotion.
-func (p *Pipeline) reviewedTriples(ctx context.Context) ([]artifact.Triple, string, error) {
-	k, digest, err := promote.LoadReviewed(ctx, p.Env.Store)
+// reviewedState reads the reviewed state once for a stage; a corrupt or
+// malformed state halts the stage (exit 65) with one audit record.
+func (p *Pipeline) reviewedState(ctx context.Context, stageName, subject string) (reviewed.Snapshot, error) {
+	snap, err := reviewed.Load(ctx, p.Env.Store)
+	if err != nil {
+		return reviewed.Snapshot{}, p.stateHalt(ctx, stageName, subject, err)
+	}
+	return snap, nil
+}
+
+// existingFor returns the reviewed triples the forge compares subject's
+// candidates with: those other subjects' courses hold (a subject is never
+// compared with the facts its own earlier promotion put there), reduced to
+// the ones that can change this bundle's result (forge.Relevant), stored as
+// an object whose digest is a forge cache input. So promoting another
+// subject invalidates this forge only when a fact it depends on changed.
+func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject string, smelted artifact.SmeltedBundle) ([]artifact.Triple, string, error) {
+	held := snap.Knowledge.TriplesHeldBy(func(c reviewed.CourseRecord) bool { return c.SubjectID != subject })
+	all := make([]artifact.Triple, 0, len(held))
+	for _, t := range held {
+		all = append(all, t.Key())
+	}
+	relevant := forge.Relevant(all, smelted)
+	if relevant == nil {
+		relevant = []artifact.Triple{}
+	}
+	body, err := artifact.Encode(relevant)
 	if err != nil {
 		return nil, "", err
 	}
-	if digest == "" {
-		digest = "none"
+	d, err := p.Env.Store.Put(ctx, body)
+	return relevant, d, err
+}
+
+// priorIndex is ratify's G2 set: the mastered courses of other subjects (a
+// newer report of a subject supersedes its earlier course, it does not
+// regress against it), stored as an object whose digest is a ratify cache
+// input.
+func (p *Pipeline) priorIndex(ctx context.Context, snap reviewed.Snapshot, subject string) (artifact.MasteredCoursesIndex, string, error) {
+	idx := reviewed.EmptyIndex()
+	for _, e := range snap.Index.Entries {
+		if snap.SubjectOf(e.CourseID) != subject {
+			idx.Entries = append(idx.Entries, e)
+		}
 	}
-	out := make([]artifact.Triple, 0, len(k.Triples))
-	for _, t := range k.Triples {
-		out = append(out, artifact.Triple{Head: t.Head, Relation: t.Relation, Tail: t.Tail})
+	body, err := artifact.Encode(idx)
+	if err != nil {
+		return idx, "", err
 	}
-	return out, digest, nil
+	d, err := p.Env.Store.Put(ctx, body)
+	return idx, d, err
+}
+
+// stateHalt audits a refusal to read the reviewed state as a halt of the
+// stage (one record) and returns it; a store failure passes as is.
+func (p *Pipeline) stateHalt(ctx context.Context, stageName, subject string, err error) error {
+	var e *reviewed.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	rec := audit.Record{Stage: stageName, Subject: subject, Kind: audit.KindHalt, ReasonCode: e.Reason, Key: reviewed.StateRef, Detail: e.Detail}
+	if aerr := p.Env.Audit.Append(ctx, rec); aerr != nil {
+		return errors.Join(err, aerr)
+	}
+	return err
 }

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -11,11 +10,10 @@ import (
 	"formation/audit"
 	"formation/internal/exitcode"
 	"formation/packs"
-	"formation/promote"
 	"formation/ratify"
+	"formation/reviewed"
 	"formation/run/compile"
 	"formation/stage"
-	"formation/store"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -46,12 +44,13 @@ func (p *Pipeline) Ratify(ctx context.Context, subject string) (stage.Result, er
 }
 
 func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest, issuedAt string, loaded *packs.Loaded) (stage.Result, error) {
-	index, indexDigest, err := promote.LoadIndex(ctx, p.Env.Store)
+	snap, err := p.reviewedState(ctx, "ratify", subject)
 	if err != nil {
 		return stage.Result{}, err
 	}
-	if indexDigest == "" {
-		indexDigest = "none"
+	index, indexDigest, err := p.priorIndex(ctx, snap, subject)
+	if err != nil {
+		return stage.Result{}, err
 	}
 	spec := stage.Spec{Stage: "ratify", Version: RatifyVersion, Subject: subject,
 		Params: map[string]any{"issued_at": issuedAt, "runtime": RuntimeVersion, "manifold": loaded.Manifold.Hash()},
@@ -78,14 +77,14 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
 			Detail: fmt.Sprintf("run record names plan %s, the course compiles to %s", rec.PlanSHA256, in.Plan.PlanSHA256)}
 	}
-	priorIndex, priors, err := p.priorCourses(ctx, index, in.Course.CourseID, loaded)
+	priors, err := p.priorCourses(ctx, index, loaded)
 	if err != nil {
 		return stage.Output{}, err
 	}
 	report, err := ratify.Ratify(ratify.Input{
 		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
 		CourseSHA256: in.Course.CourseSHA256, Plan: in.Plan, ValidatedSet: in.VTS,
-		FirstRun: rec.Runs[0], SecondRun: rec.Runs[1], Index: priorIndex, PriorCourses: priors, IssuedAt: issuedAt,
+		FirstRun: rec.Runs[0], SecondRun: rec.Runs[1], Index: index, PriorCourses: priors, IssuedAt: issuedAt,
 	})
 	if err != nil {
 		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "ratify_input_rejected", Detail: err.Error()}
@@ -120,24 +119,20 @@ func (p *Pipeline) verdict(ctx context.Context, digest string) error {
 	return nil
 }
 
-// priorCourses re-runs every mastered course (other than this one) through
-// the current runtime and reports whether it still passes its behavioural
-// gates: ratify's G2 is regression of behaviour, not byte identity.
-func (p *Pipeline) priorCourses(ctx context.Context, index artifact.MasteredCoursesIndex, courseID string, loaded *packs.Loaded) (artifact.MasteredCoursesIndex, []ratify.PriorCourse, error) {
-	others := artifact.MasteredCoursesIndex{Entries: []artifact.MasteredCourseEntry{}, SchemaVersion: index.SchemaVersion}
+// priorCourses re-runs every course of ratify's G2 set (the mastered
+// courses of other subjects) through the current runtime and reports whether
+// it still passes its behavioural gates: G2 is regression of behaviour, not
+// byte identity.
+func (p *Pipeline) priorCourses(ctx context.Context, index artifact.MasteredCoursesIndex, loaded *packs.Loaded) ([]ratify.PriorCourse, error) {
 	priors := []ratify.PriorCourse{}
 	for _, e := range index.Entries {
-		if e.CourseID == courseID {
-			continue // a newer report of the same course supersedes, it does not regress against itself
-		}
 		verdict, err := p.rerun(ctx, e, loaded)
 		if err != nil {
-			return others, nil, err
+			return nil, err
 		}
-		others.Entries = append(others.Entries, e)
 		priors = append(priors, verdict)
 	}
-	return others, priors, nil
+	return priors, nil
 }
 
 func (p *Pipeline) rerun(ctx context.Context, e artifact.MasteredCourseEntry, loaded *packs.Loaded) (ratify.PriorCourse, error) {
@@ -150,14 +145,14 @@ func (p *Pipeline) rerun(ctx context.Context, e artifact.MasteredCourseEntry, lo
 	if err != nil {
 		return v, err
 	}
-	vtsRef, _, err := p.Env.Store.GetRef(ctx, promote.ValidatedRef(e.ValidatedSetSHA))
+	vtsDigest, found, err := reviewed.FindValidatedSet(ctx, p.Env.Store, e.ValidatedSetSHA)
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return v, exitcode.Newf(exitcode.NotFound, "G2: course %s: its validated set %s is not in the store", e.CourseID, e.ValidatedSetSHA)
-		}
 		return v, err
 	}
-	raw, err := p.Env.Store.Get(ctx, strings.TrimSpace(string(vtsRef)))
+	if !found {
+		return v, exitcode.Newf(exitcode.NotFound, "G2: course %s: its validated set %s is not in the store", e.CourseID, e.ValidatedSetSHA)
+	}
+	raw, err := p.Env.Store.Get(ctx, vtsDigest)
 	if err != nil {
 		return v, err
 	}

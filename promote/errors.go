@@ -24,7 +24,8 @@ func refuse(code int, reason, format string, args ...any) *Error {
 	return &Error{Code: code, Reason: reason, Detail: fmt.Sprintf(format, args...)}
 }
 
-// Reason codes of promote, keygen and envelope verification. README.md
+// Reason codes of promote (signatures: package signing; reviewed state:
+// package reviewed). README.md
 // documents each with its exit code.
 const (
 	ReasonInvalidDigest        = "invalid_digest"
@@ -46,19 +47,8 @@ const (
 	ReasonNotValidated         = "not_validated"
 	ReasonReviewIdentity       = "review_rejected_identity"
 	ReasonReviewEmpty          = "review_rejected_empty"
-	ReasonReviewIncoherent     = "review_incoherent"
-	ReasonPromotionInProgress  = "promotion_in_progress"
-	ReasonConcurrentChange     = "concurrent_change"
-	ReasonUndecodableState     = "undecodable_state"
-
-	ReasonKeyFileExists    = "key_file_exists"
-	ReasonKeyFileInvalid   = "key_file_invalid"
-	ReasonKeyFileExposed   = "key_file_permissions"
-	ReasonTrustedKeysBad   = "trusted_keys_invalid"
-	ReasonUntrustedKey     = "untrusted_key"
-	ReasonEnvelopeBad      = "envelope_malformed"
-	ReasonPayloadType      = "payload_type_mismatch"
-	ReasonNoSignatures     = "no_signatures"
-	ReasonSignatureInvalid = "signature_invalid"
-	ReasonStatementBad     = "statement_malformed"
+	ReasonRemovalNotAllowed    = "removal_not_allowed"
+	// ReasonFactRemoved names the audit record of each fact a supersede
+	// removed under --allow-removal.
+	ReasonFactRemoved = "fact_removed"
 )

@@ -10,6 +10,8 @@ import (
 
 	"formation/artifact"
 	"formation/audit"
+	"formation/reviewed"
+	"formation/signing"
 	"formation/store"
 )
 
@@ -20,7 +22,7 @@ type world struct {
 	s   store.Store
 	dir string
 	p   *Promoter
-	key SigningKey
+	key signing.SigningKey
 }
 
 func newWorld(t *testing.T) *world {
@@ -48,9 +50,9 @@ func tickingClock() func() time.Time {
 }
 
 // fixedKey is a deterministic curator key.
-func fixedKey(t *testing.T, b byte) SigningKey {
+func fixedKey(t *testing.T, b byte) signing.SigningKey {
 	t.Helper()
-	k, err := GenerateKey(bytes.NewReader(bytes.Repeat([]byte{b}, 32)))
+	k, err := signing.GenerateKey(bytes.NewReader(bytes.Repeat([]byte{b}, 32)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func (w *world) report(c course) (artifact.MasteryReport, string) {
 	}
 	courseSHA := w.put(courseYAML(c.id, c.subject, c.requires...))
 	vtsDigest := w.put(c.vts)
-	vs, err := RecordValidatedSet(w.ctx, w.s, vtsDigest)
+	vs, err := reviewed.RecordValidatedSet(w.ctx, w.s, vtsDigest)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -161,18 +163,23 @@ func (w *world) request(reportObject string) Request {
 
 func (w *world) promote(req Request) (Result, error) { return w.p.Promote(w.ctx, req) }
 
-// refs returns the digests of the refs promote moves ("" when absent).
+// state reads the reviewed state as readers do.
+func (w *world) state() reviewed.Snapshot {
+	w.t.Helper()
+	snap, err := reviewed.Load(w.ctx, w.s)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return snap
+}
+
+// refs returns what the reviewed state names for a course: the knowledge,
+// the index and the course's envelope ("" when absent).
 func (w *world) refs(courseID string) [3]string {
 	w.t.Helper()
-	var out [3]string
-	for i, ref := range []string{KnowledgeRef, IndexRef, PromotionRef(courseID)} {
-		d, _, _, err := readDigestRef(w.ctx, w.s, ref)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		out[i] = d
-	}
-	return out
+	snap := w.state()
+	env, _ := snap.Envelope(courseID)
+	return [3]string{snap.State.Knowledge, snap.State.Index, env}
 }
 
 func (w *world) audit() []audit.Record {
@@ -184,11 +191,4 @@ func (w *world) audit() []audit.Record {
 	return recs
 }
 
-func (w *world) reviewed() ReviewedKnowledge {
-	w.t.Helper()
-	k, _, err := LoadReviewed(w.ctx, w.s)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return k
-}
+func (w *world) reviewed() reviewed.Knowledge { return w.state().Knowledge }

@@ -12,8 +12,9 @@ import (
 	"formation/audit"
 	"formation/canon"
 	"formation/internal/exitcode"
+	"formation/reviewed"
 	"formation/seal"
-	"formation/stage"
+	"formation/signing"
 	"formation/store"
 )
 
@@ -32,11 +33,12 @@ type Promoter struct {
 
 // Request is one promotion.
 type Request struct {
-	Report    string      // object digest of the stored MasteryReport
-	VTS       string      // optional object digest of the validated set; default: ref index/validated/<validated_set_sha>
-	Supersede bool        // replace the course's current promotion with this newer report
-	Key       SigningKey  // the curator's key
-	Trusted   TrustedKeys // the key must be one of these
+	Report       string              // object digest of the stored MasteryReport
+	VTS          string              // optional object digest of the validated set; default: ref index/validated/<validated_set_sha>
+	Supersede    bool                // replace the course's current promotion with this newer report
+	AllowRemoval bool                // let a supersede remove facts from the reviewed knowledge
+	Key          signing.SigningKey  // the curator's key
+	Trusted      signing.TrustedKeys // the key must be one of these
 }
 
 // Result says what a promotion did.
@@ -53,6 +55,13 @@ type Result struct {
 	Envelope         string `json:"envelope_sha256"`
 	Knowledge        string `json:"knowledge_sha256"`
 	Index            string `json:"index_sha256"`
+	// State is the reviewed state (knowledge/state) after the promotion:
+	// pin it with `formation ledger --expect-head` to detect a rollback.
+	State string `json:"state_sha256"`
+	// Added and Removed are the facts the promotion added to and removed
+	// from the reviewed knowledge (removal needs AllowRemoval).
+	Added   []reviewed.Fact `json:"added"`
+	Removed []reviewed.Fact `json:"removed"`
 }
 
 // job carries one promotion through its checks.
@@ -66,14 +75,15 @@ type job struct {
 	vtsDigest string
 	vts       artifact.ValidatedTripleSet
 	replaces  string
+	snap      reviewed.Snapshot // the reviewed state the checks ran against
 }
 
 // Promote verifies the report and, if every check passes, applies its
 // validated set to the reviewed knowledge, records the signed envelope and
-// adds the course to the mastered-courses index. A refusal changes nothing
-// but the audit log.
+// adds the course to the mastered-courses index, all in one new reviewed
+// state. A refusal changes nothing but the audit log.
 func (p *Promoter) Promote(ctx context.Context, req Request) (Result, error) {
-	if !isDigest(req.Report) || (req.VTS != "" && !isDigest(req.VTS)) {
+	if !store.ValidDigest(req.Report) || (req.VTS != "" && !store.ValidDigest(req.VTS)) {
 		return Result{}, refuse(exitcode.Usage, ReasonInvalidDigest, "report %q / validated set %q: a digest is 64 lowercase hex", req.Report, req.VTS)
 	}
 	j := &job{p: p, req: req, subject: unverifiedSubject, inputs: []string{req.Report}}
@@ -82,14 +92,15 @@ func (p *Promoter) Promote(ctx context.Context, req Request) (Result, error) {
 	}
 	res := Result{SchemaVersion: artifact.SchemaVersion, CourseID: j.report.CourseID,
 		ReportObject: req.Report, ReportSHA256: j.report.ReportSHA256}
-	idx, idxDigest, err := LoadIndex(ctx, p.Store)
+	snap, err := reviewed.Load(ctx, p.Store)
 	if err != nil {
-		return res, err
+		return res, j.stateErr(ctx, err)
 	}
-	if e, ok := indexEntry(idx, j.report.CourseID); ok && e.ReportSHA256 == j.report.ReportSHA256 {
-		return j.already(ctx, res, idxDigest)
+	j.snap = snap
+	if e, ok := reviewed.IndexEntry(j.snap.Index, j.report.CourseID); ok && e.ReportSHA256 == j.report.ReportSHA256 {
+		return j.already(res), nil
 	}
-	if err := j.checks(ctx, idx); err != nil {
+	if err := j.checks(ctx, j.snap.Index); err != nil {
 		return res, err
 	}
 	return j.commit(ctx, res)
@@ -129,21 +140,17 @@ func (j *job) loadReport(ctx context.Context) error {
 }
 
 // already is the idempotent answer: this report is the course's promotion.
-func (j *job) already(ctx context.Context, res Result, idxDigest string) (Result, error) {
-	res.Idempotent, res.Index = true, idxDigest
-	env, _, _, err := readDigestRef(ctx, j.p.Store, PromotionRef(j.report.CourseID))
-	if err != nil {
-		return res, err
-	}
-	_, kd, err := LoadReviewed(ctx, j.p.Store)
-	res.Envelope, res.Knowledge = env, kd
-	return res, err
+func (j *job) already(res Result) Result {
+	res.Idempotent, res.Index, res.Knowledge, res.State = true, j.snap.State.Index, j.snap.State.Knowledge, j.snap.Head
+	res.Envelope, _ = j.snap.Envelope(j.report.CourseID)
+	res.Added, res.Removed = []reviewed.Fact{}, []reviewed.Fact{}
+	return res
 }
 
 // checks runs, in order: supersede rules, the course and its prerequisites,
 // the validated set and its link to the report.
 func (j *job) checks(ctx context.Context, idx artifact.MasteredCoursesIndex) error {
-	if prev, ok := indexEntry(idx, j.report.CourseID); ok {
+	if prev, ok := reviewed.IndexEntry(idx, j.report.CourseID); ok {
 		if !j.req.Supersede {
 			return j.reject(ctx, audit.KindRejection, refuse(exitcode.Rejected, ReasonOtherReportPromoted,
 				"course %s is already promoted under report %s (issued %s); pass --supersede to replace it with report %s (issued %s)",
@@ -161,7 +168,7 @@ func (j *job) checks(ctx context.Context, idx artifact.MasteredCoursesIndex) err
 	}
 	var missing []string
 	for _, req := range j.course.Subject.RequiresCourses {
-		if _, ok := indexEntry(idx, req); !ok {
+		if _, ok := reviewed.IndexEntry(idx, req); !ok {
 			missing = append(missing, req)
 		}
 	}
@@ -204,13 +211,13 @@ func (j *job) loadCourse(ctx context.Context) error {
 func (j *job) loadVTS(ctx context.Context) error {
 	j.vtsDigest = j.req.VTS
 	if j.vtsDigest == "" {
-		d, _, found, err := readDigestRef(ctx, j.p.Store, ValidatedRef(j.report.ValidatedSetSHA))
+		d, found, err := reviewed.FindValidatedSet(ctx, j.p.Store, j.report.ValidatedSetSHA)
 		if err != nil {
-			return err
+			return j.stateErr(ctx, err)
 		}
 		if !found {
-			return refuse(exitcode.NotFound, ReasonVTSNotFound, "no ref %s: record the set with promote.RecordValidatedSet, or pass --vts DIGEST",
-				ValidatedRef(j.report.ValidatedSetSHA))
+			return refuse(exitcode.NotFound, ReasonVTSNotFound, "no ref %s: compose records every set it renders; or pass --vts DIGEST",
+				reviewed.ValidatedRef(j.report.ValidatedSetSHA))
 		}
 		j.vtsDigest = d
 	}
@@ -287,7 +294,16 @@ func (j *job) record(ctx context.Context, err error, recs ...audit.Record) error
 	return err
 }
 
-// moveRef points a ref at a digest by compare-and-swap.
-func (j *job) moveRef(ctx context.Context, ref, digest string) error {
-	return (&stage.Env{Store: j.p.Store}).MoveRef(ctx, ref, digest)
+// stateErr audits a refusal to read the reviewed state (a corrupt or
+// malformed object of it) and returns it; a store failure passes as is.
+func (j *job) stateErr(ctx context.Context, err error) error {
+	var e *reviewed.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	kind := audit.KindRejection
+	if e.Code == exitcode.Rejected {
+		kind = audit.KindHalt
+	}
+	return j.record(ctx, err, audit.Record{Kind: kind, ReasonCode: e.Reason, Key: reviewed.StateRef, Detail: e.Detail})
 }

@@ -61,7 +61,7 @@ func TestCandidateIDExtendsTheOriginal(t *testing.T) {
 	if err != nil || len(rej) != 0 {
 		t.Fatal(err, rej)
 	}
-	c := ch.triples[0].Contributions[0]
+	c := ch.Triples[0].Contributions[0]
 	if len(c.CandidateID) != 64 || c.CandidateID[:16] != "f5100060303f3db9" {
 		t.Fatalf("candidate id %s", c.CandidateID)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"formation/artifact"
 	"formation/canon"
+	"formation/reviewed"
 	"formation/runtime/epistemic"
 	"formation/runtime/text"
 )
@@ -16,22 +17,22 @@ type rejection struct {
 	fired  string
 }
 
-// reviewed is a candidate after review: its normal-form key fields and its
+// accepted is a candidate after review: its normal-form key fields and its
 // contribution.
-type reviewed struct {
+type accepted struct {
 	head, relation, tail string
-	contribution         Contribution
+	contribution         reviewed.Contribution
 }
 
 // buildChange reviews every concept, relation and counter-claim of the
 // validated set for the report and returns the change to apply, or every
 // rejection. Each candidate enters SPECULATIVE (the Forge validates, it does
 // not review); an accepted one leaves COHERENT (a counter-claim: FALSIFIED).
-func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts artifact.ValidatedTripleSet) (change, []rejection, error) {
-	c := change{
-		course: CourseRecord{CourseID: report.CourseID, SubjectID: subjectID, ReportSHA256: report.ReportSHA256,
+func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts artifact.ValidatedTripleSet) (reviewed.Change, []rejection, error) {
+	c := reviewed.Change{
+		Course: reviewed.CourseRecord{CourseID: report.CourseID, SubjectID: subjectID, ReportSHA256: report.ReportSHA256,
 			IssuedAt: report.IssuedAt, ValidatedSetSHA: report.ValidatedSetSHA},
-		replaces: replaces,
+		Replaces: replaces,
 	}
 	var rejected []rejection
 	for _, con := range vts.Concepts {
@@ -39,31 +40,31 @@ func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts 
 		r, rej, err := review(con.CanonicalTerm+": "+con.Definition, id, con.Sources, report, epistemic.Coherent,
 			text.Term(con.CanonicalTerm), "", "")
 		if err != nil {
-			return change{}, nil, err
+			return reviewed.Change{}, nil, err
 		}
 		if rej != nil {
 			rejected = append(rejected, *rej)
 			continue
 		}
-		c.concepts = append(c.concepts, ConceptRecord{Term: r.head, Definition: con.Definition,
-			EpistemicStatus: epistemic.Coherent, Contributions: []Contribution{r.contribution}})
+		c.Concepts = append(c.Concepts, reviewed.ConceptRecord{Term: r.head, Definition: con.Definition,
+			EpistemicStatus: epistemic.Coherent, Contributions: []reviewed.Contribution{r.contribution}})
 	}
 	var err error
-	if c.triples, rejected, err = reviewTriples(vts.Relations, false, report, rejected); err != nil {
-		return change{}, nil, err
+	if c.Triples, rejected, err = reviewTriples(vts.Relations, false, report, rejected); err != nil {
+		return reviewed.Change{}, nil, err
 	}
-	if c.counters, rejected, err = reviewTriples(vts.Counters, true, report, rejected); err != nil {
-		return change{}, nil, err
+	if c.Counters, rejected, err = reviewTriples(vts.Counters, true, report, rejected); err != nil {
+		return reviewed.Change{}, nil, err
 	}
 	return c, rejected, nil
 }
 
-func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]TripleRecord, []rejection, error) {
+func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]reviewed.TripleRecord, []rejection, error) {
 	status := epistemic.Coherent
 	if counter {
 		status = epistemic.Falsified
 	}
-	var out []TripleRecord
+	var out []reviewed.TripleRecord
 	for _, t := range rs {
 		// The original's candidate id for a relation, kept whole (it cut it
 		// to 16 hex); a counter-claim is marked so that the two never share one.
@@ -80,8 +81,8 @@ func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifac
 			rejected = append(rejected, *rej)
 			continue
 		}
-		out = append(out, TripleRecord{Head: r.head, Relation: r.relation, Tail: r.tail,
-			EpistemicStatus: status, Contributions: []Contribution{r.contribution}})
+		out = append(out, reviewed.TripleRecord{Head: r.head, Relation: r.relation, Tail: r.tail,
+			EpistemicStatus: status, Contributions: []reviewed.Contribution{r.contribution}})
 	}
 	return out, rejected, nil
 }
@@ -89,7 +90,7 @@ func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifac
 // review runs the gate on one candidate's text. relation and tail are empty
 // for a concept, whose key is its term (head).
 func review(sentence string, id map[string]any, sources []artifact.SourceRef, report artifact.MasteryReport,
-	status epistemic.Status, head, relation, tail string) (reviewed, *rejection, error) {
+	status epistemic.Status, head, relation, tail string) (accepted, *rejection, error) {
 	outcome, fired := reviewText(sentence)
 	isConcept := relation == "" && tail == ""
 	if outcome == OutcomeAccepted && (head == "" || !isConcept && (relation == "" || tail == "")) {
@@ -97,20 +98,20 @@ func review(sentence string, id map[string]any, sources []artifact.SourceRef, re
 	}
 	switch outcome {
 	case OutcomeRejectedEmpty:
-		return reviewed{}, &rejection{ReasonReviewEmpty, sentence, fired}, nil
+		return accepted{}, &rejection{ReasonReviewEmpty, sentence, fired}, nil
 	case OutcomeRejectedIdentity:
-		return reviewed{}, &rejection{ReasonReviewIdentity, sentence, fired}, nil
+		return accepted{}, &rejection{ReasonReviewIdentity, sentence, fired}, nil
 	}
 	candidate, err := canon.SHA256Hex(id)
 	if err != nil {
-		return reviewed{}, nil, fmt.Errorf("promote: candidate id: %w", err)
+		return accepted{}, nil, fmt.Errorf("promote: candidate id: %w", err)
 	}
 	hash, err := canon.SHA256Hex(map[string]any{"candidate_id": candidate, "correction_text": sentence,
 		"outcome": outcome, "epistemic_status": string(status)})
 	if err != nil {
-		return reviewed{}, nil, fmt.Errorf("promote: review hash: %w", err)
+		return accepted{}, nil, fmt.Errorf("promote: review hash: %w", err)
 	}
-	return reviewed{head: head, relation: relation, tail: tail, contribution: Contribution{
+	return accepted{head: head, relation: relation, tail: tail, contribution: reviewed.Contribution{
 		CourseID: report.CourseID, ReportSHA256: report.ReportSHA256, CandidateID: candidate,
-		ReviewHash: hash, Sources: sortSources(sources)}}, nil, nil
+		ReviewHash: hash, Sources: reviewed.SortSources(sources)}}, nil, nil
 }

@@ -10,14 +10,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"formation/canon"
-	"formation/promote"
+	"formation/signing"
 )
 
 // ClaimPayloadType is the DSSE payloadType of a signed claim.
 const ClaimPayloadType = "application/vnd.formation.audit-passed-claim+json"
 
 // Envelope is a DSSE envelope (field names as in the DSSE specification).
-// It mirrors promote.Envelope with YAML tags, since a claim's envelope is
+// It mirrors signing.Envelope with YAML tags, since a claim's envelope is
 // written inside reviewers.yaml; the encoding and the PAE are promote's.
 type Envelope struct {
 	PayloadType string      `json:"payloadType" yaml:"payloadType"`
@@ -39,7 +39,7 @@ func (e Envelope) clone() Envelope {
 
 // KeyID names a public key: the lowercase hex SHA-256 of its 32 bytes, as
 // promote names curator keys.
-func KeyID(pub ed25519.PublicKey) string { return promote.KeyID(pub) }
+func KeyID(pub ed25519.PublicKey) string { return signing.KeyID(pub) }
 
 // claimBody is what a claim signature covers: every claim field but the
 // signature, in canonical JSON.
@@ -76,7 +76,7 @@ func SignClaim(c Claim, key ed25519.PrivateKey) (Claim, error) {
 	if !ok || len(key) != ed25519.PrivateKeySize {
 		return Claim{}, errors.New("reviewers: sign claim: not an ed25519 private key")
 	}
-	sig := ed25519.Sign(key, promote.PAE(ClaimPayloadType, payload))
+	sig := ed25519.Sign(key, signing.PAE(ClaimPayloadType, payload))
 	c.Signature = &Envelope{
 		PayloadType: ClaimPayloadType,
 		Payload:     base64.StdEncoding.EncodeToString(payload),
@@ -112,14 +112,10 @@ func (r *Registry) VerifyClaim(c Claim) error {
 	if !bytes.Equal(signed, want) {
 		return errf("claim fields differ from the signed payload (changed after signing)")
 	}
-	pae := promote.PAE(env.PayloadType, signed)
+	pae := signing.PAE(env.PayloadType, signed)
 	kid := KeyID(signer.PublicKey)
 	for _, s := range env.Signatures {
-		if s.KeyID != "" && s.KeyID != kid {
-			continue
-		}
-		sig, err := base64.StdEncoding.Strict().DecodeString(s.Sig)
-		if err == nil && ed25519.Verify(signer.PublicKey, pae, sig) {
+		if (s.KeyID == "" || s.KeyID == kid) && signing.Verify(signer.PublicKey, pae, s.Sig) {
 			return nil
 		}
 	}

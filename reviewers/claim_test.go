@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"formation/promote"
+	"formation/signing"
 )
 
 type testSigner struct {
@@ -238,15 +238,15 @@ func TestParsePrivateKeyForms(t *testing.T) {
 	}
 }
 
-// A key written by promote's keygen signs claims, and its public half is
+// A key written by `formation keygen` signs claims, and its public half is
 // the registry's public_key.
 func TestPromoteKeyFileSigns(t *testing.T) {
-	k, err := promote.GenerateKey(rand.Reader)
+	k, err := signing.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "reviewer.key")
-	if err := promote.WriteKeyFiles(path, k, "demo"); err != nil {
+	if err := signing.WriteKeyFiles(path, k, "demo"); err != nil {
 		t.Fatal(err)
 	}
 	priv, err := LoadPrivateKey(path)

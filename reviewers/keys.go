@@ -11,8 +11,7 @@ import (
 	"os"
 	"strings"
 
-	"formation/artifact"
-	"formation/promote"
+	"formation/signing"
 )
 
 // maxKeyFileBytes bounds a key file; a PEM ed25519 key is about 120 bytes.
@@ -38,12 +37,12 @@ func GenerateKey(rand io.Reader) (privPEM []byte, pubB64 string, err error) {
 func EncodePublicKey(pub ed25519.PublicKey) string { return base64.StdEncoding.EncodeToString(pub) }
 
 // LoadPrivateKey reads a reviewer's ed25519 private key: the key file
-// `formation keygen` writes (promote's format, whose checks apply: owner-only
+// `formation keygen` writes (the signing package's format, whose checks apply: owner-only
 // permissions, parts that agree), a PKCS#8 PEM block ("PRIVATE KEY"), or one
 // line of standard base64 holding the 32-byte seed or the 64-byte key.
 func LoadPrivateKey(path string) (ed25519.PrivateKey, error) {
 	if looksLikeKeyFile(path) {
-		return loadPromoteKey(path)
+		return loadKeygenKey(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -95,7 +94,7 @@ func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
 	return nil, fmt.Errorf("reviewers: key: %d bytes, want 32 or 64", len(raw))
 }
 
-// looksLikeKeyFile reports whether path holds a JSON document (promote's
+// looksLikeKeyFile reports whether path holds a JSON document (a keygen
 // key file) rather than PEM or base64.
 func looksLikeKeyFile(path string) bool {
 	f, err := os.Open(path)
@@ -108,29 +107,12 @@ func looksLikeKeyFile(path string) bool {
 	return strings.HasPrefix(strings.TrimSpace(string(head[:n])), "{")
 }
 
-// loadPromoteKey lets promote validate the key file (permissions, seed,
-// public key and key id agreeing), then derives the private key from the
-// seed it holds.
-func loadPromoteKey(path string) (ed25519.PrivateKey, error) {
-	sk, err := promote.LoadSigningKey(path)
+// loadKeygenKey reads the key file `formation keygen` writes, with the
+// signing package's checks (owner-only permissions, parts that agree).
+func loadKeygenKey(path string) (ed25519.PrivateKey, error) {
+	sk, err := signing.LoadSigningKey(path)
 	if err != nil {
 		return nil, fmt.Errorf("reviewers: key: %w", err)
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reviewers: read key: %w", err)
-	}
-	kf, err := artifact.Decode[promote.KeyFile](raw)
-	if err != nil {
-		return nil, fmt.Errorf("reviewers: key: %w", err)
-	}
-	seed, err := base64.StdEncoding.DecodeString(kf.PrivateKey)
-	if err != nil || len(seed) != ed25519.SeedSize {
-		return nil, errors.New("reviewers: key: private_key is not a 32-byte seed")
-	}
-	priv := ed25519.NewKeyFromSeed(seed)
-	if !priv.Public().(ed25519.PublicKey).Equal(sk.Public) {
-		return nil, errors.New("reviewers: key: the key file changed while it was read")
-	}
-	return priv, nil
+	return sk.Private(), nil
 }

@@ -88,3 +88,6 @@ func ExitCode(err error) int {
 	}
 	return 1
 }
+
+// DigestOf returns the lowercase hex SHA-256 of data: the name Put gives it.
+func DigestOf(data []byte) string { return core.DigestOf(data) }

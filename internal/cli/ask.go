@@ -11,7 +11,7 @@ import (
 
 	"formation/internal/exitcode"
 	"formation/packs"
-	"formation/promote"
+	"formation/reviewed"
 	"formation/runtime"
 	"formation/runtime/knowledge"
 	"formation/runtime/trace"
@@ -124,7 +124,7 @@ func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	k, err := loadKnowledge(c)
+	k, err := loadKnowledge(c, io)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,7 +146,7 @@ func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
 	return rt.NewSession(), closeTrace, nil
 }
 
-func loadKnowledge(c *cli.Context) (*knowledge.Knowledge, error) {
+func loadKnowledge(c *cli.Context, io IO) (*knowledge.Knowledge, error) {
 	if path := c.String("knowledge"); path != "" {
 		raw, err := os.ReadFile(path)
 		if err != nil {
@@ -162,11 +162,11 @@ func loadKnowledge(c *cli.Context) (*knowledge.Knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	rk, _, err := promote.LoadReviewed(c.Context, s)
+	snap, err := reviewed.Load(c.Context, s)
 	if err != nil {
-		return nil, err
+		return nil, auditStateError(c, io, s, c.Command.Name, err)
 	}
-	return rk.Index()
+	return snap.Knowledge.Index()
 }
 
 func printResponse(io IO, r runtime.ChatResponse) {

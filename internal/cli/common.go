@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -10,6 +11,7 @@ import (
 	"formation/canon"
 	"formation/internal/exitcode"
 	"formation/internal/version"
+	"formation/reviewed"
 	"formation/store"
 )
 
@@ -90,4 +92,24 @@ func requireArgs(c *cli.Context, min int, what string) error {
 		return exitcode.Newf(exitcode.Usage, "%s: missing %s; see `formation %s --help`", c.Command.Name, what, c.Command.Name)
 	}
 	return nil
+}
+
+// auditStateError writes one audit record when a command stops on the
+// reviewed state (a corrupt, missing or malformed object of it: exit 65; a
+// head that is not the pinned one: 77) and returns err. A store failure
+// passes as is; a failed audit write is reported beside err.
+func auditStateError(c *cli.Context, io IO, s store.Store, verb string, err error) error {
+	var e *reviewed.Error
+	if !errors.As(err, &e) || (e.Code != exitcode.Rejected && e.Code != exitcode.SealInvalid) {
+		return err
+	}
+	kind := audit.KindHalt
+	if e.Code == exitcode.SealInvalid {
+		kind = audit.KindRejection
+	}
+	rec := audit.Record{Stage: verb, Subject: "_store", Kind: kind, ReasonCode: e.Reason, Key: reviewed.StateRef, Detail: e.Detail}
+	if aerr := auditWriter(s, io).Append(c.Context, rec); aerr != nil {
+		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
+	}
+	return err
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"formation/internal/exitcode"
-	"formation/promote"
+	"formation/signing"
 )
 
 func keygenCommand(io IO) *cli.Command {
@@ -38,11 +38,11 @@ func runKeygen(c *cli.Context, io IO) error {
 	if out == "" || c.NArg() > 0 {
 		return exitcode.Newf(exitcode.Usage, "keygen: give the key file with --out FILE and nothing else")
 	}
-	k, err := promote.GenerateKey(rand.Reader)
+	k, err := signing.GenerateKey(rand.Reader)
 	if err != nil {
 		return err
 	}
-	if err := promote.WriteKeyFiles(out, k, c.String("label")); err != nil {
+	if err := signing.WriteKeyFiles(out, k, c.String("label")); err != nil {
 		return err
 	}
 	res := KeygenOutput{SchemaVersion: "1.0.0", KeyID: k.KeyID, PrivateKeyFile: out, PublicKeyFile: out + ".pub"}

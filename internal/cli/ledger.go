@@ -11,7 +11,7 @@ import (
 	"formation/courses"
 	"formation/internal/exitcode"
 	"formation/ledger"
-	"formation/promote"
+	"formation/signing"
 )
 
 // defaultRegistry is the reviewer registry read when --registry is not given.
@@ -110,12 +110,12 @@ func printLedger(io IO, rep ledger.Report) {
 
 // trustedKeys loads --trusted-keys; without it no promotion verifies (the
 // rows say so). A file that does not load is an error (77).
-func trustedKeys(c *cli.Context) (*promote.TrustedKeys, error) {
+func trustedKeys(c *cli.Context) (*signing.TrustedKeys, error) {
 	path := globalString(c, flagTrustedKeys)
 	if path == "" {
 		return nil, nil
 	}
-	t, err := promote.LoadTrustedKeys(path)
+	t, err := signing.LoadTrustedKeys(path)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"formation/artifact"
 	"formation/promote"
+	"formation/reviewed"
 	"formation/store"
 )
 
@@ -60,7 +61,7 @@ func storeReport(t *testing.T, s store.Store, ratified bool, issuedAt string) (s
 	}
 	courseSHA := put([]byte("course_id: course.micro.v1\nsubject:\n  requires_courses: []\n  subject_id: subject.micro\n"))
 	raw, _ := artifact.Encode(vts)
-	vs, err := promote.RecordValidatedSet(ctx, s, put(raw))
+	vs, err := reviewed.RecordValidatedSet(ctx, s, put(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestKeygenAndPromoteCommands(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.PromotedTriples != 1 || res.ReportSHA256 != report.ReportSHA256 {
 		t.Fatalf("promote: %d %q %s", code, out, errs)
 	}
-	if ok, why := promote.VerifyEnvelopeFile(envPath, key+".pub"); !ok {
+	if ok, why := reviewed.VerifyEnvelopeFile(envPath, key+".pub"); !ok {
 		t.Fatalf("envelope written by --envelope-out: %s", why)
 	}
 	code, out, _ = runPromoteCLI(t, append(base, "promote", "--key", key, obj)...)

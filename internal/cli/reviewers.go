@@ -12,8 +12,8 @@ import (
 
 	"formation/artifact"
 	"formation/internal/exitcode"
-	"formation/promote"
 	"formation/reviewers"
+	"formation/signing"
 )
 
 func reviewersCommand(io IO) *cli.Command {
@@ -178,7 +178,7 @@ func readPublicKeyFile(path string) (ed25519.PublicKey, error) {
 	if err != nil {
 		return nil, exitcode.With(exitcode.NotFound, fmt.Errorf("reviewers init: %w", err))
 	}
-	f, err := artifact.Decode[promote.TrustedKeysFile](raw)
+	f, err := artifact.Decode[signing.TrustedKeysFile](raw)
 	if err != nil || len(f.Keys) != 1 {
 		return nil, exitcode.Newf(exitcode.Rejected, "reviewers init: %s is not a FILE.pub with exactly one key", path)
 	}

@@ -10,8 +10,9 @@ import (
 
 	"formation/canon"
 	"formation/internal/exitcode"
-	"formation/promote"
+	"formation/reviewed"
 	"formation/seal"
+	"formation/signing"
 )
 
 func verifyCommand(io IO) *cli.Command {
@@ -104,9 +105,9 @@ func VerifyFileWithKeys(path, trustedKeys string) FileVerdict {
 	case obj != nil && obj.Has("mastery_report_sha256"):
 		v.Kind = "pack"
 		v.Valid, v.Reason = verifyPack(path, obj)
-	case promote.LooksLikeEnvelope(doc):
+	case signing.LooksLikeEnvelope(doc):
 		v.Kind = "envelope"
-		v.Valid, v.Reason = promote.VerifyEnvelopeFile(path, trustedKeys)
+		v.Valid, v.Reason = reviewed.VerifyEnvelopeFile(path, trustedKeys)
 	default:
 		v.Reason = "not a sealed report or a pack"
 	}

@@ -25,9 +25,11 @@ import (
 	"formation/ledger"
 	"formation/packs"
 	"formation/promote"
+	"formation/reviewed"
 	"formation/reviewers"
 	"formation/runtime"
 	"formation/runtime/knowledge"
+	"formation/signing"
 	"formation/store"
 	"formation/store/filestore"
 )
@@ -52,7 +54,7 @@ type World struct {
 	Store           store.Store
 	CoursesDir      string
 	TrustedPath     string // the curator's FILE.pub: a trusted-keys file
-	Trusted         promote.TrustedKeys
+	Trusted         signing.TrustedKeys
 	ReviewerKeyPath string // written by promote.WriteKeyFiles, as `formation keygen` does
 	ReviewerPublic  ed25519.PublicKey
 	RegistryPath    string
@@ -73,7 +75,7 @@ func New(t testing.TB) *World {
 	w.writeCourses(t)
 	curator := w.key(t, "curator.key", "curator")
 	w.TrustedPath = filepath.Join(dir, "curator.key.pub")
-	if w.Trusted, err = promote.LoadTrustedKeys(w.TrustedPath); err != nil {
+	if w.Trusted, err = signing.LoadTrustedKeys(w.TrustedPath); err != nil {
 		t.Fatal(err)
 	}
 	reviewer := w.key(t, "reviewer.key", Reviewer)
@@ -82,13 +84,13 @@ func New(t testing.TB) *World {
 	return w
 }
 
-func (w *World) key(t testing.TB, name, label string) promote.SigningKey {
+func (w *World) key(t testing.TB, name, label string) signing.SigningKey {
 	t.Helper()
-	k, err := promote.GenerateKey(rand.Reader)
+	k, err := signing.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := promote.WriteKeyFiles(filepath.Join(w.Dir, name), k, label); err != nil {
+	if err := signing.WriteKeyFiles(filepath.Join(w.Dir, name), k, label); err != nil {
 		t.Fatal(err)
 	}
 	return k
@@ -247,7 +249,7 @@ func knowledgeSet() artifact.ValidatedTripleSet {
 // Definition is the definition the world gives a term.
 func Definition(term string) string { return "the thermal notion called " + term }
 
-func (w *World) promote(t testing.TB, curator promote.SigningKey) {
+func (w *World) promote(t testing.TB, curator signing.SigningKey) {
 	t.Helper()
 	ctx := context.Background()
 	vts := knowledgeSet()
@@ -263,7 +265,7 @@ func (w *World) promote(t testing.TB, curator promote.SigningKey) {
 		t.Fatal(err)
 	}
 	vtsDigest := mustPut(t, w.Store, body, "")
-	if _, err := promote.RecordValidatedSet(ctx, w.Store, vtsDigest); err != nil {
+	if _, err := reviewed.RecordValidatedSet(ctx, w.Store, vtsDigest); err != nil {
 		t.Fatal(err)
 	}
 	report, err := artifact.MasteryReport{SchemaVersion: artifact.SchemaVersion, CourseID: course.CourseID,

@@ -1,4 +1,4 @@
-package promote
+package reviewed
 
 import (
 	"cmp"
@@ -12,11 +12,11 @@ import (
 	"formation/runtime/knowledge"
 )
 
-// ReviewedKnowledge is the persisted knowledge store: the object the ref
-// knowledge/reviewed points at. Only promote writes it. Records are keyed in
+// Knowledge is the persisted, reviewed knowledge: the object a state's
+// "knowledge" names. Only Commit stores a new one. Records are keyed in
 // the runtime's normal forms (text.Term, text.Relation) and sorted by key;
 // each keeps the contribution of every course that brought it.
-type ReviewedKnowledge struct {
+type Knowledge struct {
 	SchemaVersion string          `json:"schema_version"`
 	Courses       []CourseRecord  `json:"courses"`
 	Concepts      []ConceptRecord `json:"concepts"`
@@ -63,7 +63,8 @@ type TripleRecord struct {
 	Contributions   []Contribution   `json:"contributions"`
 }
 
-func (t TripleRecord) key() artifact.Triple {
+// Key is the record's triple.
+func (t TripleRecord) Key() artifact.Triple {
 	return artifact.Triple{Head: t.Head, Relation: t.Relation, Tail: t.Tail}
 }
 
@@ -71,54 +72,54 @@ type conceptKey struct{ term, definition string }
 
 func (c ConceptRecord) key() conceptKey { return conceptKey{c.Term, c.Definition} }
 
-// emptyKnowledge is the store before the first promotion.
-func emptyKnowledge() ReviewedKnowledge {
-	return ReviewedKnowledge{SchemaVersion: artifact.SchemaVersion, Courses: []CourseRecord{},
+// EmptyKnowledge is the knowledge before the first promotion.
+func EmptyKnowledge() Knowledge {
+	return Knowledge{SchemaVersion: artifact.SchemaVersion, Courses: []CourseRecord{},
 		Concepts: []ConceptRecord{}, Triples: []TripleRecord{}, Counters: []TripleRecord{}}
 }
 
-// change is one course's reviewed knowledge, ready to apply. Each record
+// Change is one course's reviewed knowledge, ready to apply. Each record
 // carries that course's contributions only.
-type change struct {
-	course   CourseRecord
-	replaces string // report_sha256 of this course that the change supersedes, or ""
-	concepts []ConceptRecord
-	triples  []TripleRecord
-	counters []TripleRecord
+type Change struct {
+	Course   CourseRecord
+	Replaces string // report_sha256 of this course that the change supersedes, or ""
+	Concepts []ConceptRecord
+	Triples  []TripleRecord
+	Counters []TripleRecord
 }
 
-// apply is the one teaching path: it replaces the course's earlier
-// contribution (only when superseding that exact report), refuses knowledge
-// that contradicts what is already reviewed, and merges the rest. changed is
-// false when the course is already applied under this report.
-func (k ReviewedKnowledge) apply(c change) (ReviewedKnowledge, bool, error) {
-	if i := slices.IndexFunc(k.Courses, func(r CourseRecord) bool { return r.CourseID == c.course.CourseID }); i >= 0 {
+// Apply is the one teaching path into reviewed knowledge: it replaces the
+// course's earlier contribution (only when superseding that exact report),
+// refuses knowledge that contradicts what is already reviewed, and merges the
+// rest. It returns the new knowledge and the facts it added and removed;
+// changed is false when the course is already applied under this report.
+func (k Knowledge) Apply(c Change) (next Knowledge, d Diff, changed bool, err error) {
+	if i := slices.IndexFunc(k.Courses, func(r CourseRecord) bool { return r.CourseID == c.Course.CourseID }); i >= 0 {
 		switch held := k.Courses[i].ReportSHA256; {
-		case held == c.course.ReportSHA256:
-			return k, false, nil
-		case c.replaces == "":
-			return k, false, refuse(exitcode.Rejected, ReasonPromotionInProgress,
-				"knowledge/reviewed holds course %s under report %s, which the mastered-courses index does not list yet: "+
-					"an earlier promotion of that report was interrupted; promote it again to finish it", c.course.CourseID, held)
-		case held != c.replaces:
-			return k, false, refuse(exitcode.Unavailable, ReasonConcurrentChange,
-				"course %s moved to report %s while this promotion superseded %s; retry", c.course.CourseID, held, c.replaces)
+		case held == c.Course.ReportSHA256:
+			return k, Diff{Added: []Fact{}, Removed: []Fact{}}, false, nil
+		case held != c.Replaces:
+			return k, Diff{}, false, refuse(exitcode.Unavailable, ReasonConcurrentChange,
+				"course %s is held under report %s while this change supersedes %q; retry", c.Course.CourseID, held, c.Replaces)
 		}
+	} else if c.Replaces != "" {
+		return k, Diff{}, false, refuse(exitcode.Unavailable, ReasonConcurrentChange,
+			"course %s left the reviewed knowledge while this change superseded %s; retry", c.Course.CourseID, c.Replaces)
 	}
-	next := k.without(c.course.CourseID)
+	next = k.without(c.Course.CourseID)
 	if err := next.coherent(c); err != nil {
-		return k, false, err
+		return k, Diff{}, false, err
 	}
 	next.merge(c)
-	return next, true, nil
+	return next, DiffFacts(k, next), true, nil
 }
 
 // without drops every contribution of a course, and records left with none.
-func (k ReviewedKnowledge) without(courseID string) ReviewedKnowledge {
+func (k Knowledge) without(courseID string) Knowledge {
 	keep := func(cs []Contribution) []Contribution {
 		return slices.DeleteFunc(slices.Clone(cs), func(c Contribution) bool { return c.CourseID == courseID })
 	}
-	out := emptyKnowledge()
+	out := EmptyKnowledge()
 	for _, r := range k.Courses {
 		if r.CourseID != courseID {
 			out.Courses = append(out.Courses, r)
@@ -145,44 +146,44 @@ func (k ReviewedKnowledge) without(courseID string) ReviewedKnowledge {
 // coherent refuses a change whose triples are reviewed counter-claims, or
 // whose counter-claims are reviewed triples (its own included): such a claim
 // is contested, never COHERENT.
-func (k ReviewedKnowledge) coherent(c change) error {
+func (k Knowledge) coherent(c Change) error {
 	held, refuted := map[artifact.Triple]bool{}, map[artifact.Triple]bool{}
 	for _, t := range k.Triples {
-		held[t.key()] = true
+		held[t.Key()] = true
 	}
 	for _, t := range k.Counters {
-		refuted[t.key()] = true
+		refuted[t.Key()] = true
 	}
-	for _, t := range c.triples {
-		held[t.key()] = true
+	for _, t := range c.Triples {
+		held[t.Key()] = true
 	}
 	var clash []string
-	for _, t := range c.triples {
-		if refuted[t.key()] {
+	for _, t := range c.Triples {
+		if refuted[t.Key()] {
 			clash = append(clash, fmt.Sprintf("(%s, %s, %s) is a reviewed counter-claim", t.Head, t.Relation, t.Tail))
 		}
 	}
-	for _, t := range c.counters {
-		if held[t.key()] {
+	for _, t := range c.Counters {
+		if held[t.Key()] {
 			clash = append(clash, fmt.Sprintf("counter-claim (%s, %s, %s) is a reviewed or promoted triple", t.Head, t.Relation, t.Tail))
 		}
 	}
 	if len(clash) > 0 {
 		slices.Sort(clash)
-		return refuse(exitcode.Rejected, ReasonReviewIncoherent, "%s", strings.Join(slices.Compact(clash), "; "))
+		return refuse(exitcode.Rejected, ReasonIncoherent, "%s", strings.Join(slices.Compact(clash), "; "))
 	}
 	return nil
 }
 
 // merge adds the change's records and course, keeping every list sorted.
-func (k *ReviewedKnowledge) merge(c change) {
-	k.Courses = append(k.Courses, c.course)
+func (k *Knowledge) merge(c Change) {
+	k.Courses = append(k.Courses, c.Course)
 	slices.SortFunc(k.Courses, func(a, b CourseRecord) int { return strings.Compare(a.CourseID, b.CourseID) })
-	k.Concepts = mergeRecords(k.Concepts, c.concepts, ConceptRecord.key, conceptKeyCmp,
+	k.Concepts = mergeRecords(k.Concepts, c.Concepts, ConceptRecord.key, conceptKeyCmp,
 		func(r *ConceptRecord) *[]Contribution { return &r.Contributions })
-	k.Triples = mergeRecords(k.Triples, c.triples, TripleRecord.key, tripleKeyCmp,
+	k.Triples = mergeRecords(k.Triples, c.Triples, TripleRecord.Key, tripleKeyCmp,
 		func(r *TripleRecord) *[]Contribution { return &r.Contributions })
-	k.Counters = mergeRecords(k.Counters, c.counters, TripleRecord.key, tripleKeyCmp,
+	k.Counters = mergeRecords(k.Counters, c.Counters, TripleRecord.Key, tripleKeyCmp,
 		func(r *TripleRecord) *[]Contribution { return &r.Contributions })
 }
 
@@ -211,15 +212,15 @@ func mergeRecords[R any, K comparable](have, add []R, key func(R) K, cmpKey func
 		out = append(out, r)
 	}
 	for i := range out {
-		*contribs(&out[i]) = normaliseContributions(*contribs(&out[i]))
+		*contribs(&out[i]) = NormaliseContributions(*contribs(&out[i]))
 	}
 	slices.SortFunc(out, func(a, b R) int { return cmpKey(key(a), key(b)) })
 	return out
 }
 
-// normaliseContributions sorts contributions and merges those of one
+// NormaliseContributions sorts contributions and merges those of one
 // candidate (the same text cited twice in a set), uniting their sources.
-func normaliseContributions(cs []Contribution) []Contribution {
+func NormaliseContributions(cs []Contribution) []Contribution {
 	slices.SortFunc(cs, func(a, b Contribution) int {
 		return cmp.Or(strings.Compare(a.CourseID, b.CourseID), strings.Compare(a.CandidateID, b.CandidateID))
 	})
@@ -233,15 +234,15 @@ func normaliseContributions(cs []Contribution) []Contribution {
 		out = append(out, c)
 	}
 	for i := range out {
-		out[i].Sources = sortSources(out[i].Sources)
+		out[i].Sources = SortSources(out[i].Sources)
 	}
 	return out
 }
 
-// sortSources orders citations by (source_sha, span, adapter,
+// SortSources orders citations by (source_sha, span, adapter,
 // retrieved_at, text_sha, start, end, extractor) and drops exact duplicates,
 // so that the stored order never depends on input order.
-func sortSources(refs []artifact.SourceRef) []artifact.SourceRef {
+func SortSources(refs []artifact.SourceRef) []artifact.SourceRef {
 	out := slices.Clone(refs)
 	slices.SortFunc(out, compareSources)
 	return slices.CompactFunc(out, func(a, b artifact.SourceRef) bool { return compareSources(a, b) == 0 })
@@ -270,7 +271,7 @@ func compareOffset(a, b *int64) int {
 // Index builds the runtime's read-only knowledge index from the reviewed
 // store: concepts and triples coherent, counter-claims as counters, every
 // contribution's sources as citations.
-func (k ReviewedKnowledge) Index() (*knowledge.Knowledge, error) {
+func (k Knowledge) Index() (*knowledge.Knowledge, error) {
 	concepts := make([]knowledge.Concept, 0, len(k.Concepts))
 	for _, c := range k.Concepts {
 		concepts = append(concepts, knowledge.Concept{Term: c.Term, Definition: c.Definition,
@@ -286,7 +287,7 @@ func (k ReviewedKnowledge) Index() (*knowledge.Knowledge, error) {
 	}
 	idx, err := knowledge.NewKnowledge(concepts, triples(k.Triples), triples(k.Counters)...)
 	if err != nil {
-		return nil, fmt.Errorf("promote: reviewed knowledge: %w", err)
+		return nil, fmt.Errorf("reviewed: knowledge index: %w", err)
 	}
 	return idx, nil
 }

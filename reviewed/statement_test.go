@@ -1,8 +1,10 @@
-package promote
+package reviewed
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"formation/artifact"
 	"formation/canon"
 	"formation/internal/exitcode"
+	"formation/signing"
 )
 
 func sampleStatement() Statement {
@@ -19,18 +22,10 @@ func sampleStatement() Statement {
 	return NewStatement(r, strings.Repeat("e", 64), 5, 10, 2, "")
 }
 
-func TestPAEMatchesTheDSSESpec(t *testing.T) {
-	// The example of the DSSE protocol description.
-	got := string(PAE("http://example.com/HelloWorld", []byte("hello world")))
-	if got != "DSSEv1 29 http://example.com/HelloWorld 11 hello world" {
-		t.Fatalf("PAE %q", got)
-	}
-}
-
 func TestEnvelopeSignsTheCanonicalStatement(t *testing.T) {
 	k := fixedKey(t, 1)
 	st := sampleStatement()
-	env, err := Sign(st, k)
+	env, err := SignPromotion(st, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,14 +39,14 @@ func TestEnvelopeSignsTheCanonicalStatement(t *testing.T) {
 		t.Fatalf("statement bytes %s", payload)
 	}
 	sig, _ := base64.StdEncoding.DecodeString(env.Signatures[0].Sig)
-	if !ed25519.Verify(k.Public, PAE(PayloadType, payload), sig) {
+	if !ed25519.Verify(k.Public, signing.PAE(PayloadType, payload), sig) {
 		t.Fatal("the signature does not cover the PAE of the payload")
 	}
-	again, _ := Sign(st, k)
+	again, _ := SignPromotion(st, k)
 	if again.Signatures[0].Sig != env.Signatures[0].Sig {
 		t.Fatal("signing is not deterministic")
 	}
-	got, err := OpenEnvelope(env, k.Trusted())
+	got, err := OpenPromotion(env, k.Trusted())
 	if err != nil || got.Predicate.PromotedTriples != 10 || got.Predicate.CourseID != "course.x.v1" {
 		t.Fatalf("open: %+v %v", got, err)
 	}
@@ -59,11 +54,11 @@ func TestEnvelopeSignsTheCanonicalStatement(t *testing.T) {
 
 func TestVerifyEnvelopeRefusals(t *testing.T) {
 	k := fixedKey(t, 1)
-	good, _ := Sign(sampleStatement(), k)
-	resign := func(payload []byte) Envelope {
-		sig := ed25519.Sign(k.private, PAE(PayloadType, payload))
-		return Envelope{PayloadType: PayloadType, Payload: base64.StdEncoding.EncodeToString(payload),
-			Signatures: []Signature{{KeyID: k.KeyID, Sig: base64.StdEncoding.EncodeToString(sig)}}}
+	good, _ := SignPromotion(sampleStatement(), k)
+	resign := func(payload []byte) signing.Envelope {
+		sig := ed25519.Sign(k.Private(), signing.PAE(PayloadType, payload))
+		return signing.Envelope{PayloadType: PayloadType, Payload: base64.StdEncoding.EncodeToString(payload),
+			Signatures: []signing.Signature{{KeyID: k.KeyID, Sig: base64.StdEncoding.EncodeToString(sig)}}}
 	}
 	payload, _ := base64.StdEncoding.DecodeString(good.Payload)
 	mismatched := sampleStatement()
@@ -75,34 +70,34 @@ func TestVerifyEnvelopeRefusals(t *testing.T) {
 
 	cases := []struct {
 		name   string
-		env    Envelope
-		trust  TrustedKeys
+		env    signing.Envelope
+		trust  signing.TrustedKeys
 		reason string
 	}{
-		{"another key", good, fixedKey(t, 2).Trusted(), ReasonUntrustedKey},
-		{"payload changed", func() Envelope {
+		{"another key", good, fixedKey(t, 2).Trusted(), signing.ReasonUntrustedKey},
+		{"payload changed", func() signing.Envelope {
 			e := good
 			e.Payload = base64.StdEncoding.EncodeToString([]byte(strings.Replace(string(payload), `"promoted_triples":10`, `"promoted_triples":11`, 1)))
 			return e
-		}(), k.Trusted(), ReasonSignatureInvalid},
-		{"payload type", func() Envelope { e := good; e.PayloadType = "application/json"; return e }(), k.Trusted(), ReasonPayloadType},
-		{"no signature", func() Envelope { e := good; e.Signatures = nil; return e }(), k.Trusted(), ReasonNoSignatures},
-		{"an extra untrusted signature", func() Envelope {
+		}(), k.Trusted(), signing.ReasonSignatureInvalid},
+		{"payload type", func() signing.Envelope { e := good; e.PayloadType = "application/json"; return e }(), k.Trusted(), signing.ReasonPayloadType},
+		{"no signature", func() signing.Envelope { e := good; e.Signatures = nil; return e }(), k.Trusted(), signing.ReasonNoSignatures},
+		{"an extra untrusted signature", func() signing.Envelope {
 			e := good
-			e.Signatures = append([]Signature{}, good.Signatures...)
-			e.Signatures = append(e.Signatures, Signature{KeyID: fixedKey(t, 2).KeyID, Sig: good.Signatures[0].Sig})
+			e.Signatures = append([]signing.Signature{}, good.Signatures...)
+			e.Signatures = append(e.Signatures, signing.Signature{KeyID: fixedKey(t, 2).KeyID, Sig: good.Signatures[0].Sig})
 			return e
-		}(), k.Trusted(), ReasonUntrustedKey},
-		{"not base64", func() Envelope { e := good; e.Payload = "!!"; return e }(), k.Trusted(), ReasonEnvelopeBad},
+		}(), k.Trusted(), signing.ReasonUntrustedKey},
+		{"not base64", func() signing.Envelope { e := good; e.Payload = "!!"; return e }(), k.Trusted(), signing.ReasonEnvelopeBad},
 		{"signed but not canonical", resign([]byte(" " + string(payload))), k.Trusted(), ReasonStatementBad},
 		{"subject is not the predicate's report", resign(mismatchedBytes), k.Trusted(), ReasonStatementBad},
 		{"another predicate type", resign(otherTypeBytes), k.Trusted(), ReasonStatementBad},
 	}
 	for _, c := range cases {
-		err := VerifyEnvelope(c.env, c.trust)
+		_, err := OpenPromotion(c.env, c.trust)
 		wantRefusal(t, err, exitcode.SealInvalid, c.reason)
 	}
-	if err := VerifyEnvelope(resign(payload), k.Trusted()); err != nil {
+	if _, err := OpenPromotion(resign(payload), k.Trusted()); err != nil {
 		t.Fatalf("re-signing the same bytes: %v", err)
 	}
 }
@@ -110,14 +105,14 @@ func TestVerifyEnvelopeRefusals(t *testing.T) {
 func TestVerifyEnvelopeFile(t *testing.T) {
 	dir := t.TempDir()
 	k := fixedKey(t, 1)
-	if err := WriteKeyFiles(filepath.Join(dir, "curator"), k, ""); err != nil {
+	if err := signing.WriteKeyFiles(filepath.Join(dir, "curator"), k, ""); err != nil {
 		t.Fatal(err)
 	}
 	other := fixedKey(t, 2)
-	if err := WriteKeyFiles(filepath.Join(dir, "other"), other, ""); err != nil {
+	if err := signing.WriteKeyFiles(filepath.Join(dir, "other"), other, ""); err != nil {
 		t.Fatal(err)
 	}
-	env, _ := Sign(sampleStatement(), k)
+	env, _ := SignPromotion(sampleStatement(), k)
 	raw, _ := canon.Marshal(env)
 	envPath := filepath.Join(dir, "promotion.dsse.json")
 	if err := os.WriteFile(envPath, raw, 0o644); err != nil {
@@ -126,7 +121,7 @@ func TestVerifyEnvelopeFile(t *testing.T) {
 	if ok, why := VerifyEnvelopeFile(envPath, filepath.Join(dir, "curator.pub")); !ok {
 		t.Fatalf("valid envelope: %s", why)
 	}
-	if ok, why := VerifyEnvelopeFile(envPath, filepath.Join(dir, "other.pub")); ok || !strings.Contains(why, ReasonUntrustedKey) {
+	if ok, why := VerifyEnvelopeFile(envPath, filepath.Join(dir, "other.pub")); ok || !strings.Contains(why, signing.ReasonUntrustedKey) {
 		t.Fatalf("other key: %v %s", ok, why)
 	}
 	if ok, why := VerifyEnvelopeFile(envPath, ""); ok || !strings.Contains(why, "trusted") {
@@ -136,7 +131,36 @@ func TestVerifyEnvelopeFile(t *testing.T) {
 		t.Fatal("a key file verified as an envelope")
 	}
 	doc, _ := canon.Decode(raw)
-	if !LooksLikeEnvelope(doc) {
+	if !signing.LooksLikeEnvelope(doc) {
 		t.Fatal("LooksLikeEnvelope misses an envelope")
+	}
+}
+
+func fixedKey(t *testing.T, b byte) signing.SigningKey {
+	t.Helper()
+	k, err := signing.GenerateKey(bytes.NewReader(bytes.Repeat([]byte{b}, 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// wantRefusal checks the exit code and reason of a refusal of this package
+// or of package signing.
+func wantRefusal(t *testing.T, err error, code int, reason string) {
+	t.Helper()
+	var (
+		re *Error
+		se *signing.Error
+	)
+	got := ""
+	switch {
+	case errors.As(err, &re):
+		got = re.Reason
+	case errors.As(err, &se):
+		got = se.Reason
+	}
+	if got != reason || exitcode.Of(err) != code {
+		t.Fatalf("error %v (exit %d), want %s exit %d", err, exitcode.Of(err), reason, code)
 	}
 }

@@ -1,4 +1,4 @@
-package promote
+package signing
 
 import (
 	"bytes"
@@ -111,5 +111,53 @@ func TestTrustedKeysRefusals(t *testing.T) {
 	pretty := "{\n  \"schema_version\": \"1.0.0\",\n  \"keys\": [\n    {\"key_id\": \"" + k.KeyID + "\", \"public_key\": \"" + pub + "\", \"label\": \"ci\"}\n  ]\n}\n"
 	if tk, err := ParseTrustedKeys([]byte(pretty)); err != nil || tk.Len() != 1 {
 		t.Fatalf("pretty file: %v", err)
+	}
+}
+
+// fixedKey is a deterministic key.
+func fixedKey(t *testing.T, b byte) SigningKey {
+	t.Helper()
+	k, err := GenerateKey(bytes.NewReader(bytes.Repeat([]byte{b}, 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func wantRefusal(t *testing.T, err error, code int, reason string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Reason != reason || exitcode.Of(err) != code {
+		t.Fatalf("error %v (exit %d), want %s exit %d", err, exitcode.Of(err), reason, code)
+	}
+}
+
+func TestPAEMatchesTheDSSESpec(t *testing.T) {
+	// The example of the DSSE protocol description.
+	got := string(PAE("http://example.com/HelloWorld", []byte("hello world")))
+	if got != "DSSEv1 29 http://example.com/HelloWorld 11 hello world" {
+		t.Fatalf("PAE %q", got)
+	}
+}
+
+func TestOpenChecksTypeAndEverySignature(t *testing.T) {
+	k, other := fixedKey(t, 1), fixedKey(t, 2)
+	env := Sign("application/x-test", []byte("payload"), k)
+	if again := Sign("application/x-test", []byte("payload"), k); again.Signatures[0].Sig != env.Signatures[0].Sig {
+		t.Fatal("signing is not deterministic")
+	}
+	if got, err := Open(env, "application/x-test", k.Trusted()); err != nil || string(got) != "payload" {
+		t.Fatalf("open: %q %v", got, err)
+	}
+	_, err := Open(env, "application/other", k.Trusted())
+	wantRefusal(t, err, exitcode.SealInvalid, ReasonPayloadType)
+	_, err = Open(env, "application/x-test", other.Trusted())
+	wantRefusal(t, err, exitcode.SealInvalid, ReasonUntrustedKey)
+	forged := env
+	forged.Payload = base64.StdEncoding.EncodeToString([]byte("payloaD"))
+	_, err = Open(forged, "application/x-test", k.Trusted())
+	wantRefusal(t, err, exitcode.SealInvalid, ReasonSignatureInvalid)
+	if !Verify(k.Public, PAE("application/x-test", []byte("payload")), env.Signatures[0].Sig) || Verify(k.Public, []byte("x"), env.Signatures[0].Sig) {
+		t.Fatal("Verify disagrees with Open")
 	}
 }

@@ -1,4 +1,4 @@
-package promote
+package signing
 
 import (
 	"bytes"
@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 
 	"formation/artifact"
 	"formation/canon"
@@ -22,7 +24,7 @@ import (
 // a huge file is a mistake, not a key list.
 const maxKeyFile = 1 << 20
 
-// KeyFile is the curator's private key file (mode 0600). PrivateKey is the
+// KeyFile is a private key file (mode 0600). PrivateKey is the
 // base64 (standard, padded) of the 32-byte RFC 8032 seed; PublicKey is the
 // base64 of the 32-byte public key; KeyID is the lowercase hex SHA-256 of the
 // raw public key bytes (all 64 characters).
@@ -47,12 +49,19 @@ type TrustedKeysFile struct {
 	Keys          []TrustedKey `json:"keys"`
 }
 
-// SigningKey is a loaded curator key.
+// SigningKey is a loaded private key.
 type SigningKey struct {
 	KeyID   string
 	Public  ed25519.PublicKey
 	private ed25519.PrivateKey
 }
+
+// Private is the ed25519 private key, for signers that hold a key in
+// another form too (reviewers accept PEM keys as well).
+func (k SigningKey) Private() ed25519.PrivateKey { return k.private }
+
+// Sign signs message with the key (deterministic, as ed25519 is).
+func (k SigningKey) Sign(message []byte) []byte { return ed25519.Sign(k.private, message) }
 
 // TrustedKeys maps key ids to public keys.
 type TrustedKeys struct {
@@ -65,12 +74,12 @@ func KeyID(pub ed25519.PublicKey) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// GenerateKey makes a curator key from rand (crypto/rand.Reader in
+// GenerateKey makes a key from rand (crypto/rand.Reader in
 // production; a fixed reader in tests).
 func GenerateKey(rand io.Reader) (SigningKey, error) {
 	pub, priv, err := ed25519.GenerateKey(rand)
 	if err != nil {
-		return SigningKey{}, fmt.Errorf("promote: generate key: %w", err)
+		return SigningKey{}, fmt.Errorf("signing: generate key: %w", err)
 	}
 	return SigningKey{KeyID: KeyID(pub), Public: pub, private: priv}, nil
 }
@@ -95,18 +104,18 @@ func WriteKeyFiles(path string, k SigningKey, label string) error {
 		if _, err := os.Lstat(p); err == nil {
 			return refuse(exitcode.Rejected, ReasonKeyFileExists, "%s already exists; a key is never overwritten", p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("promote: keygen: %w", err)
+			return fmt.Errorf("signing: keygen: %w", err)
 		}
 	}
 	private, err := canon.Marshal(KeyFile{SchemaVersion: artifact.SchemaVersion, KeyID: k.KeyID,
 		PublicKey:  base64.StdEncoding.EncodeToString(k.Public),
 		PrivateKey: base64.StdEncoding.EncodeToString(k.private.Seed())})
 	if err != nil {
-		return fmt.Errorf("promote: keygen: %w", err)
+		return fmt.Errorf("signing: keygen: %w", err)
 	}
 	public, err := canon.Marshal(k.PublicFile(label))
 	if err != nil {
-		return fmt.Errorf("promote: keygen: %w", err)
+		return fmt.Errorf("signing: keygen: %w", err)
 	}
 	if err := writeNew(path, append(private, '\n'), 0o600); err != nil {
 		return err
@@ -125,14 +134,14 @@ func writeNew(path string, data []byte, perm fs.FileMode) error {
 		if errors.Is(err, fs.ErrExist) {
 			return refuse(exitcode.Rejected, ReasonKeyFileExists, "%s already exists; a key is never overwritten", path)
 		}
-		return fmt.Errorf("promote: keygen: %w", err)
+		return fmt.Errorf("signing: keygen: %w", err)
 	}
 	_, werr := f.Write(data)
 	serr := f.Sync()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(path)
-		return fmt.Errorf("promote: keygen: write %s: %w", path, err)
+		return fmt.Errorf("signing: keygen: write %s: %w", path, err)
 	}
 	return nil
 }
@@ -216,10 +225,20 @@ func ParseTrustedKeys(raw []byte) (TrustedKeys, error) {
 // Len is the number of trusted keys.
 func (t TrustedKeys) Len() int { return len(t.keys) }
 
-func (t TrustedKeys) lookup(keyID string) (ed25519.PublicKey, bool) {
+// Lookup returns the public key of a trusted key id.
+func (t TrustedKeys) Lookup(keyID string) (ed25519.PublicKey, bool) {
 	pub, ok := t.keys[keyID]
 	return pub, ok
 }
+
+// KeyIDs lists the trusted key ids, sorted.
+func (t TrustedKeys) KeyIDs() []string {
+	return slices.Sorted(maps.Keys(t.keys))
+}
+
+// ReadSmall reads a file of at most 1 MiB (keys, envelopes, trusted-keys
+// files): a larger one is a mistake, not a key.
+func ReadSmall(path string) ([]byte, error) { return readSmall(path) }
 
 func readSmall(path string) ([]byte, error) {
 	f, err := os.Open(path)

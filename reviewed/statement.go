@@ -1,14 +1,17 @@
-package promote
+package reviewed
 
 import (
 	"bytes"
+	"fmt"
 
 	"formation/artifact"
 	"formation/canon"
 	"formation/internal/exitcode"
+	"formation/signing"
+	"formation/store"
 )
 
-// The in-toto and DSSE names this package signs with.
+// The in-toto and DSSE names a promotion is signed with.
 const (
 	StatementType = "https://in-toto.io/Statement/v1"
 	// PredicateType names a Formation promotion predicate (Predicate below).
@@ -65,6 +68,27 @@ func NewStatement(report artifact.MasteryReport, reportObject string, concepts, 
 	}
 }
 
+// SignPromotion wraps the canonical bytes of st in a DSSE envelope signed
+// by k.
+func SignPromotion(st Statement, k signing.SigningKey) (signing.Envelope, error) {
+	payload, err := canon.Marshal(st)
+	if err != nil {
+		return signing.Envelope{}, fmt.Errorf("reviewed: encode statement: %w", err)
+	}
+	return signing.Sign(PayloadType, payload, k), nil
+}
+
+// OpenPromotion verifies a promotion envelope against the trusted keys (see
+// signing.Open) and returns the statement inside, which must be the
+// canonical JSON of a well-formed promotion statement. Any failure is exit 77.
+func OpenPromotion(env signing.Envelope, trusted signing.TrustedKeys) (Statement, error) {
+	payload, err := signing.Open(env, PayloadType, trusted)
+	if err != nil {
+		return Statement{}, err
+	}
+	return parseStatement(payload)
+}
+
 // parseStatement decodes signed payload bytes: they must be the canonical
 // JSON of a well-formed promotion statement, so that exactly one byte form
 // of each statement can carry a signature.
@@ -86,24 +110,36 @@ func parseStatement(payload []byte) (Statement, error) {
 		return Statement{}, refuse(exitcode.SealInvalid, ReasonStatementBad, "subject must be exactly the course and its report_sha256")
 	}
 	for _, d := range []string{p.ReportSHA256, p.ReportObject, p.ValidatedSetSHA, p.CourseSHA256, p.PlanSHA256} {
-		if !isDigest(d) {
+		if !store.ValidDigest(d) {
 			return Statement{}, refuse(exitcode.SealInvalid, ReasonStatementBad, "digest %q is not 64 lowercase hex", d)
 		}
 	}
-	if p.Supersedes != "" && !isDigest(p.Supersedes) {
+	if p.Supersedes != "" && !store.ValidDigest(p.Supersedes) {
 		return Statement{}, refuse(exitcode.SealInvalid, ReasonStatementBad, "supersedes %q is not a digest", p.Supersedes)
 	}
 	return st, nil
 }
 
-func isDigest(s string) bool {
-	if len(s) != 64 {
-		return false
+// VerifyEnvelopeFile is `formation verify --trusted-keys FILE` for a
+// promotion envelope file: valid, or invalid with a reason. It never panics.
+func VerifyEnvelopeFile(path, trustedKeysPath string) (valid bool, reason string) {
+	if trustedKeysPath == "" {
+		return false, "no trusted keys: pass --trusted-keys FILE or set FORMATION_TRUSTED_KEYS"
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
+	trusted, err := signing.LoadTrustedKeys(trustedKeysPath)
+	if err != nil {
+		return false, err.Error()
 	}
-	return true
+	raw, err := signing.ReadSmall(path)
+	if err != nil {
+		return false, err.Error()
+	}
+	env, err := signing.DecodeEnvelope(raw)
+	if err != nil {
+		return false, err.Error()
+	}
+	if _, err := OpenPromotion(env, trusted); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
 }

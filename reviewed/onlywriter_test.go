@@ -1,4 +1,4 @@
-package promote
+package reviewed
 
 import (
 	"go/ast"
@@ -14,28 +14,33 @@ import (
 	"formation/internal/testutil"
 )
 
-// exemptDirs may name knowledge/ refs: the store's own tests and conformance
-// suite exercise every ref namespace on throwaway stores and never open a
-// real one.
-var exemptDirs = []string{"promote", "store"}
+// exemptDirs may name knowledge/ refs: this package, which owns them, and
+// the store's own tests and conformance suite, which exercise every ref
+// namespace on throwaway stores and never open a real one.
+var exemptDirs = []string{"reviewed", "store"}
+
+// refWriters are the store calls that move a ref; their name argument is
+// the second one (after the context), or the third for the package-level
+// helpers that take the store first.
+var refWriters = map[string]int{"SetRef": 1, "UpdateRef": 2, "SetRefValue": 2, "CreateRef": 2}
 
 // knowledgeWriters lists the places in one file that could write the
-// reviewed knowledge without promote: a string naming a knowledge/ ref, a
-// "knowledge" + "/…" concatenation, or promote.KnowledgeRef handed to
-// anything but GetRef (readers use LoadReviewed). Dynamic names built some
-// other way are out of its reach; review catches those.
+// reviewed state without this package: a string naming a knowledge/ ref, a
+// "knowledge" + "/…" concatenation, or StateRef handed to a call that moves
+// a ref. Dynamic names built some other way are out of its reach; review
+// catches those.
 func knowledgeWriters(fset *token.FileSet, f *ast.File) []string {
 	var found []string
 	report := func(n ast.Node, what string) {
 		found = append(found, fset.Position(n.Pos()).String()+": "+what)
 	}
-	readers := map[ast.Node]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.CallExpr:
-			if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "GetRef" {
-				for _, a := range x.Args {
-					readers[a] = true
+			sel, ok := x.Fun.(*ast.SelectorExpr)
+			if at, writes := refWriters[selName(sel, ok)]; writes && at < len(x.Args) {
+				if name, ok := x.Args[at].(*ast.SelectorExpr); ok && name.Sel.Name == "StateRef" {
+					report(x, "moves reviewed.StateRef")
 				}
 			}
 		case *ast.BasicLit:
@@ -46,14 +51,17 @@ func knowledgeWriters(fset *token.FileSet, f *ast.File) []string {
 			if x.Op == token.ADD && (isLit(x.X, "knowledge") || isLit(x.X, "knowledge/")) {
 				report(x, "builds a knowledge/ ref name")
 			}
-		case *ast.SelectorExpr:
-			if x.Sel.Name == "KnowledgeRef" && !readers[x] {
-				report(x, "uses promote.KnowledgeRef outside a GetRef call")
-			}
 		}
 		return true
 	})
 	return found
+}
+
+func selName(sel *ast.SelectorExpr, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return sel.Sel.Name
 }
 
 // refLike matches a knowledge/ ref name or prefix (prose that merely starts
@@ -69,9 +77,9 @@ func isLit(e ast.Expr, want string) bool {
 	return err == nil && v == want
 }
 
-// TestOnlyPromoteWritesReviewedKnowledge scans every Go file of the module
-// (tests included) outside promote and the store.
-func TestOnlyPromoteWritesReviewedKnowledge(t *testing.T) {
+// TestOnlyThisPackageWritesTheState scans every Go file of the module
+// (tests included) outside this package and the store.
+func TestOnlyThisPackageWritesTheState(t *testing.T) {
 	root, err := testutil.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +117,7 @@ func TestOnlyPromoteWritesReviewedKnowledge(t *testing.T) {
 		t.Fatalf("scanned only %d files from %s", scanned, root)
 	}
 	for _, v := range violations {
-		t.Errorf("only promote may write the reviewed knowledge: %s", v)
+		t.Errorf("only package reviewed may write the reviewed state: %s", v)
 	}
 }
 
@@ -128,11 +136,12 @@ func TestKnowledgeWriterScanner(t *testing.T) {
 	src := `package x
 func f() {
 	s.SetRef(ctx, "knowledge/reviewed", "", b)
-	name := "knowledge" + "/reviewed"
-	env.MoveRef(ctx, promote.KnowledgeRef, d)
-	s.GetRef(ctx, promote.KnowledgeRef)
+	name := "knowledge" + "/state"
+	store.UpdateRef(ctx, s, reviewed.StateRef, f)
+	s.GetRef(ctx, reviewed.StateRef)
+	audit.Record{Key: reviewed.StateRef}
 	s.SetRef(ctx, "subjects/x/forge", "", b)
-	err := errors.New("knowledge/reviewed and the index disagree")
+	err := errors.New("knowledge/state and the index disagree")
 }`
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, 0)

@@ -1,0 +1,115 @@
+package reviewed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"formation/internal/exitcode"
+	"formation/store"
+)
+
+// Finding is one thing wrong with the reviewed state.
+type Finding struct {
+	Object string `json:"object"` // the state, object or ref concerned
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+// VerifyChain checks the reviewed state: the head and its objects load
+// (Load), then every state of the chain, from the head back to seq 0, is
+// stored intact, well formed, numbered one less than the state after it, and
+// names only objects the store holds. It returns the head snapshot (empty
+// when the head itself cannot be read) and one finding per problem; the
+// error is for a store that cannot be read at all. A legacy store is checked
+// as its state 0.
+func VerifyChain(ctx context.Context, s store.Store) (Snapshot, []Finding, error) {
+	snap, err := Load(ctx, s)
+	if err != nil {
+		f, ok := findingOf(StateRef, err)
+		if !ok {
+			return Snapshot{}, nil, err
+		}
+		return Snapshot{}, []Finding{f}, nil
+	}
+	if snap.Empty() || snap.Legacy {
+		return snap, nil, nil
+	}
+	var findings []Finding
+	digest, seq := snap.Head, snap.State.Seq
+	for digest != "" {
+		st, err := ReadState(ctx, s, digest)
+		if err != nil {
+			f, ok := findingOf(digest, err)
+			if !ok {
+				return snap, findings, err
+			}
+			return snap, append(findings, f), nil
+		}
+		if st.Seq != seq {
+			return snap, append(findings, Finding{Object: digest, Reason: ReasonBrokenChain,
+				Detail: fmt.Sprintf("state has seq %d where the chain expects %d", st.Seq, seq)}), nil
+		}
+		missing, err := missingObjects(ctx, s, st)
+		if err != nil {
+			return snap, findings, err
+		}
+		for _, m := range missing {
+			findings = append(findings, Finding{Object: m, Reason: ReasonDanglingState,
+				Detail: fmt.Sprintf("state %s (seq %d) names an object the store does not hold", digest, st.Seq)})
+		}
+		digest, seq = st.Previous, seq-1
+	}
+	return snap, findings, nil
+}
+
+// missingObjects lists the objects a state names that the store lacks.
+func missingObjects(ctx context.Context, s store.Store, st State) ([]string, error) {
+	names := []string{st.Knowledge, st.Index}
+	for _, env := range st.Promotions {
+		names = append(names, env)
+	}
+	slices.Sort(names)
+	var missing []string
+	for _, d := range slices.Compact(names) {
+		ok, err := s.Has(ctx, d)
+		if err != nil {
+			return nil, fmt.Errorf("reviewed: %w", err)
+		}
+		if !ok {
+			missing = append(missing, d)
+		}
+	}
+	return missing, nil
+}
+
+// findingOf turns a refusal of this package into a finding.
+func findingOf(object string, err error) (Finding, bool) {
+	var e *Error
+	if !errors.As(err, &e) {
+		return Finding{}, false
+	}
+	return Finding{Object: object, Reason: e.Reason, Detail: e.Detail}, true
+}
+
+// CheckHead compares the head with the digest an operator pinned (nothing to
+// compare when expect is ""). A different head means the reviewed state
+// moved since the pin, or was rolled back: exit 77.
+func CheckHead(snap Snapshot, expect string) error {
+	if expect == "" {
+		return nil
+	}
+	if !store.ValidDigest(expect) {
+		return refuse(exitcode.Usage, ReasonHeadMismatch, "expected head %q is not 64 lowercase hex", expect)
+	}
+	if snap.Head != expect {
+		head := snap.Head
+		if head == "" {
+			head = "(no reviewed state)"
+		}
+		return refuse(exitcode.SealInvalid, ReasonHeadMismatch,
+			"%s is %s, not the pinned %s: the reviewed state changed since the pin, or was rolled back", StateRef, head, expect)
+	}
+	return nil
+}
