@@ -23,6 +23,10 @@ type CourseCheck struct {
 	CourseSHA256 string `json:"course_sha256"`
 	Verified     bool   `json:"verified"`
 	Reason       string `json:"reason"`
+	// IntegrityFailure is set when the course failed on a seal, a signature
+	// or a stored object (anything but missing trusted keys): something in the
+	// store is not what was promoted.
+	IntegrityFailure bool `json:"integrity_failure"`
 }
 
 // Promoted is a domain's promoted knowledge as lanes and the ledger see it:
@@ -63,6 +67,12 @@ func LoadPromoted(ctx context.Context, s store.Store, trusted *signing.TrustedKe
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
+	return LoadPromotedAt(ctx, s, snap, trusted, subjects)
+}
+
+// LoadPromotedAt is LoadPromoted over a reviewed state already read.
+func LoadPromotedAt(ctx context.Context, s store.Store, snap reviewed.Snapshot, trusted *signing.TrustedKeys, subjects []string) (*Promoted, error) {
+	var err error
 	subjectOf := map[string]reviewed.CourseRecord{}
 	for _, c := range snap.Knowledge.Courses {
 		subjectOf[c.CourseID] = c
@@ -77,6 +87,7 @@ func LoadPromoted(ctx context.Context, s store.Store, trusted *signing.TrustedKe
 		check := CourseCheck{CourseID: e.CourseID, Subject: rec.SubjectID, ReportSHA256: e.ReportSHA256, CourseSHA256: e.CourseSHA256}
 		yamlBytes, reason := verifyCourse(ctx, s, trusted, snap, e, rec)
 		check.Verified, check.Reason = reason == "", reason
+		check.IntegrityFailure = reason != "" && trusted != nil
 		if check.Verified {
 			keep[e.CourseID] = true
 			p.CourseYAML[e.CourseID] = yamlBytes

@@ -25,6 +25,10 @@ type LaneEvidence struct {
 	Timestamp string       // when the lane ran
 	Metrics   eval.Metrics // what the gate checks and the digest hashes
 	Problem   string
+	// Corrupt is set when Problem is an integrity failure of the stored
+	// result (a bad ref, a missing, corrupt or mislabelled object), not a
+	// result that merely no longer counts.
+	Corrupt bool
 }
 
 // GateInput is everything the audit-passed gate reads for one domain.

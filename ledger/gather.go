@@ -9,6 +9,7 @@ import (
 
 	"formation/courses"
 	"formation/eval"
+	"formation/reviewed"
 	"formation/reviewers"
 	"formation/signing"
 	"formation/store"
@@ -38,18 +39,30 @@ func Build(ctx context.Context, src Sources, only string) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	snap, err := reviewed.Load(ctx, src.Store)
+	if err != nil {
+		return Report{}, err
+	}
+	chain, err := reviewed.VerifyFrom(ctx, src.Store, snap)
+	if err != nil {
+		return Report{}, err
+	}
 	reg, regStatus := loadRegistry(ctx, src.RegistryPath)
 	rep := Report{SchemaVersion: ReportSchemaVersion, StatusOrder: StatusOrder(), Thresholds: CurrentThresholds(),
-		Registry: regStatus, Domains: []Row{}}
+		Registry: regStatus, StateHead: snap.Head, Integrity: []IntegrityFailure{}, Domains: []Row{}}
+	for _, f := range chain {
+		rep.Integrity = append(rep.Integrity, IntegrityFailure{Object: f.Object, Reason: f.Reason + ": " + f.Detail})
+	}
 	for _, d := range doms.Domains {
 		if only != "" && d.ID != only {
 			continue
 		}
-		f, err := gatherDomain(ctx, src, d, reg)
+		f, err := gatherDomain(ctx, src, snap, d, reg)
 		if err != nil {
 			return Report{}, err
 		}
 		f.Registry, f.RegistryError = reg, regStatus.Error
+		rep.Integrity = append(rep.Integrity, integrityOf(f)...)
 		rep.Domains = append(rep.Domains, Evaluate(f))
 	}
 	if only != "" && len(rep.Domains) == 0 {
@@ -94,15 +107,15 @@ func Spec(d courses.Domain) DomainSpec {
 	return s
 }
 
-func gatherDomain(ctx context.Context, src Sources, d courses.Domain, reg *reviewers.Registry) (Facts, error) {
+func gatherDomain(ctx context.Context, src Sources, snap reviewed.Snapshot, d courses.Domain, reg *reviewers.Registry) (Facts, error) {
 	f := Facts{Domain: Spec(d)}
-	p, err := eval.LoadPromoted(ctx, src.Store, src.Trusted, d.Subjects)
+	p, err := eval.LoadPromotedAt(ctx, src.Store, snap, src.Trusted, d.Subjects)
 	if err != nil {
 		return Facts{}, err
 	}
 	for _, c := range p.Courses {
 		f.Courses = append(f.Courses, CourseFact{CourseID: c.CourseID, Subject: c.Subject, ReportSHA256: c.ReportSHA256,
-			Verified: c.Verified, Reason: c.Reason})
+			Verified: c.Verified, Reason: c.Reason, IntegrityFailure: c.IntegrityFailure})
 	}
 	f.Terms, f.Defined = DefinitionCoverage(p.Knowledge, p.Terms)
 	for _, id := range p.Verified() {
@@ -171,7 +184,7 @@ func selectResults(ctx context.Context, s store.Store, d courses.Domain, reg *re
 			if out[lane] == nil {
 				out[lane] = map[string]LaneEvidence{}
 			}
-			ev := LaneEvidence{Object: l.Object, Timestamp: l.Result.Timestamp, Metrics: l.Result.Metrics, Problem: l.Problem}
+			ev := LaneEvidence{Object: l.Object, Timestamp: l.Result.Timestamp, Metrics: l.Result.Metrics, Problem: l.Problem, Corrupt: l.Problem != ""}
 			if want, declared := version[lane]; declared && ev.Problem == "" && l.Result.LaneVersion != want {
 				// Evidence of an earlier version of the lane measures a different
 				// question set or scoring; it does not count for this one.
@@ -231,3 +244,28 @@ func EvidenceFor(ctx context.Context, src Sources, domain, revision string, lane
 type EvidenceError struct{ Reason string }
 
 func (e *EvidenceError) Error() string { return "ledger: evidence not signable: " + e.Reason }
+
+// integrityOf lists a domain's integrity failures: promoted courses whose
+// seal, signature or objects did not verify, and lane results whose stored
+// object is not intact (a result of an older lane version merely drifted).
+func integrityOf(f Facts) []IntegrityFailure {
+	var out []IntegrityFailure
+	for _, c := range f.Courses {
+		if c.IntegrityFailure {
+			out = append(out, IntegrityFailure{Domain: f.Domain.ID, Object: "course " + c.CourseID, Reason: c.Reason})
+		}
+	}
+	lanes := make([]string, 0, len(f.Results))
+	for lane := range f.Results {
+		lanes = append(lanes, lane)
+	}
+	sort.Strings(lanes)
+	for _, lane := range lanes {
+		for _, split := range []string{SplitPublic, SplitHoldout, SplitDev} {
+			if ev, ok := f.Results[lane][split]; ok && ev.Corrupt {
+				out = append(out, IntegrityFailure{Domain: f.Domain.ID, Object: "lane " + lane + "/" + split, Reason: ev.Problem})
+			}
+		}
+	}
+	return out
+}

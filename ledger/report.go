@@ -34,7 +34,21 @@ type Report struct {
 	StatusOrder   []string       `json:"status_order"`
 	Thresholds    Thresholds     `json:"thresholds"`
 	Registry      RegistryStatus `json:"reviewer_registry"`
-	Domains       []Row          `json:"domains"`
+	// StateHead is the reviewed state (knowledge/state) the ledger read.
+	StateHead string `json:"state_head"`
+	// Integrity lists every seal, signature or stored object that failed
+	// verification, and every broken link of the reviewed-state chain: the
+	// rows concerned are demoted and the command exits 77 after printing.
+	Integrity []IntegrityFailure `json:"integrity_failures"`
+	Domains   []Row              `json:"domains"`
+}
+
+// IntegrityFailure is one thing in the store that is not what was signed,
+// sealed or recorded.
+type IntegrityFailure struct {
+	Domain string `json:"domain"` // "" for the reviewed state as a whole
+	Object string `json:"object"` // the course, lane result, state or object concerned
+	Reason string `json:"reason"`
 }
 
 // Thresholds states the ladder's bars.
@@ -104,6 +118,9 @@ type CourseFact struct {
 	ReportSHA256 string `json:"report_sha256"`
 	Verified     bool   `json:"verified"`
 	Reason       string `json:"reason"`
+	// IntegrityFailure: the course failed on a seal, a signature or a stored
+	// object, not merely for want of trusted keys.
+	IntegrityFailure bool `json:"integrity_failure"`
 }
 
 // Coverage is definition coverage: terms of the domain's promoted triples

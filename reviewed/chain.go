@@ -18,12 +18,9 @@ type Finding struct {
 }
 
 // VerifyChain checks the reviewed state: the head and its objects load
-// (Load), then every state of the chain, from the head back to seq 0, is
-// stored intact, well formed, numbered one less than the state after it, and
-// names only objects the store holds. It returns the head snapshot (empty
-// when the head itself cannot be read) and one finding per problem; the
-// error is for a store that cannot be read at all. A legacy store is checked
-// as its state 0.
+// (Load), then VerifyFrom walks the chain. It returns the head snapshot
+// (empty when the head itself cannot be read) and one finding per problem;
+// the error is for a store that cannot be read at all.
 func VerifyChain(ctx context.Context, s store.Store) (Snapshot, []Finding, error) {
 	snap, err := Load(ctx, s)
 	if err != nil {
@@ -33,8 +30,17 @@ func VerifyChain(ctx context.Context, s store.Store) (Snapshot, []Finding, error
 		}
 		return Snapshot{}, []Finding{f}, nil
 	}
+	findings, err := VerifyFrom(ctx, s, snap)
+	return snap, findings, err
+}
+
+// VerifyFrom walks the chain from a loaded head back to seq 0: every state
+// is stored intact, well formed, numbered one less than the state after it,
+// and names only objects the store holds. A legacy store (state 0 not yet
+// written) and an empty one have no chain to walk.
+func VerifyFrom(ctx context.Context, s store.Store, snap Snapshot) ([]Finding, error) {
 	if snap.Empty() || snap.Legacy {
-		return snap, nil, nil
+		return nil, nil
 	}
 	var findings []Finding
 	digest, seq := snap.Head, snap.State.Seq
@@ -43,17 +49,17 @@ func VerifyChain(ctx context.Context, s store.Store) (Snapshot, []Finding, error
 		if err != nil {
 			f, ok := findingOf(digest, err)
 			if !ok {
-				return snap, findings, err
+				return findings, err
 			}
-			return snap, append(findings, f), nil
+			return append(findings, f), nil
 		}
 		if st.Seq != seq {
-			return snap, append(findings, Finding{Object: digest, Reason: ReasonBrokenChain,
+			return append(findings, Finding{Object: digest, Reason: ReasonBrokenChain,
 				Detail: fmt.Sprintf("state has seq %d where the chain expects %d", st.Seq, seq)}), nil
 		}
 		missing, err := missingObjects(ctx, s, st)
 		if err != nil {
-			return snap, findings, err
+			return findings, err
 		}
 		for _, m := range missing {
 			findings = append(findings, Finding{Object: m, Reason: ReasonDanglingState,
@@ -61,7 +67,7 @@ func VerifyChain(ctx context.Context, s store.Store) (Snapshot, []Finding, error
 		}
 		digest, seq = st.Previous, seq-1
 	}
-	return snap, findings, nil
+	return findings, nil
 }
 
 // missingObjects lists the objects a state names that the store lacks.

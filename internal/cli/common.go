@@ -39,6 +39,7 @@ func commands(io IO) []*cli.Command {
 		ledgerCommand(io),
 		claimCommand(io),
 		reviewersCommand(io),
+		checkCommand(io),
 	}
 }
 

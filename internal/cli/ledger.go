@@ -4,14 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"formation/audit"
 	"formation/courses"
 	"formation/internal/exitcode"
 	"formation/ledger"
+	"formation/reviewed"
 	"formation/signing"
+	"formation/store"
 )
 
 // defaultRegistry is the reviewer registry read when --registry is not given.
@@ -29,11 +33,18 @@ come from the reviewer registry (--registry, default ./reviewers.yaml).
 A registry that is missing, unparsable or invalid grants nothing: every row
 stays below audit-passed, its reason names the registry error, and the
 command exits 77 after printing the rows. A claim whose signature does not
-verify also exits 77. --json writes the report (ledger.Report).`,
-		Flags: []cli.Flag{
+verify also exits 77, and so does any seal, signature or stored object that
+fails verification (a promotion envelope, a mastery report, a lane result, a
+link of the reviewed-state chain), each with an audit record; a lane result
+that merely no longer counts (an older lane version) demotes its row and
+exits 0. --expect-head DIGEST (or --expect-head-file FILE holding the digest
+on one line; FORMATION_EXPECT_HEAD) exits 77 when the reviewed state is not
+that one: pin the state promote printed to detect a rollback. --json writes
+the report (ledger.Report).`,
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "domain", Usage: "only this domain", EnvVars: []string{"FORMATION_LEDGER_DOMAIN"}},
 			&cli.StringFlag{Name: "registry", Value: defaultRegistry, Usage: "reviewer registry file", EnvVars: []string{"FORMATION_LEDGER_REGISTRY"}},
-		},
+		}, expectHeadFlags()...),
 		Action: func(c *cli.Context) error { return runLedger(c, io) },
 	}
 }
@@ -46,6 +57,10 @@ func runLedger(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
+	expect, err := expectedHead(c)
+	if err != nil {
+		return err
+	}
 	s, err := openStore(c)
 	if err != nil {
 		return err
@@ -53,7 +68,7 @@ func runLedger(c *cli.Context, io IO) error {
 	rep, err := ledger.Build(c.Context, ledger.Sources{Store: s, CoursesDir: coursesDir(c), RegistryPath: c.String("registry"),
 		Trusted: trusted}, c.String("domain"))
 	if err != nil {
-		return inputError("ledger", err)
+		return auditStateError(c, io, s, "ledger", inputError("ledger", err))
 	}
 	if wantJSON(c) {
 		err = writeJSON(io.Stdout, rep)
@@ -63,7 +78,64 @@ func runLedger(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
+	if err := auditIntegrity(c, io, s, "ledger", rep.Integrity); err != nil {
+		return err
+	}
+	if err := reviewed.CheckHead(reviewed.Snapshot{Head: rep.StateHead}, expect); err != nil {
+		return auditStateError(c, io, s, "ledger", err)
+	}
 	return registryExit(rep.Registry)
+}
+
+// auditIntegrity writes one audit record per integrity failure and returns
+// exit 77 naming them, or nil when there are none.
+func auditIntegrity(c *cli.Context, io IO, s store.Store, verb string, fails []ledger.IntegrityFailure) error {
+	if len(fails) == 0 {
+		return nil
+	}
+	recs := make([]audit.Record, len(fails))
+	parts := make([]string, len(fails))
+	for i, f := range fails {
+		subject := f.Domain
+		if subject == "" {
+			subject = "_store"
+		}
+		recs[i] = audit.Record{Stage: verb, Subject: subject, Kind: audit.KindRejection, ReasonCode: "integrity_failure", Key: f.Object, Detail: f.Reason}
+		parts[i] = f.Object + ": " + f.Reason
+	}
+	err := exitcode.Newf(exitcode.SealInvalid, "%d integrity failure(s): %s", len(fails), strings.Join(parts, "; "))
+	if aerr := auditWriter(s, io).Append(c.Context, recs...); aerr != nil {
+		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
+	}
+	return err
+}
+
+// expectHeadFlags are the flags that pin the reviewed state.
+func expectHeadFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "expect-head", Usage: "exit 77 unless the reviewed state (knowledge/state) is this digest", EnvVars: []string{"FORMATION_EXPECT_HEAD"}},
+		&cli.StringFlag{Name: "expect-head-file", Usage: "like --expect-head, the digest read from the first line of FILE", EnvVars: []string{"FORMATION_EXPECT_HEAD_FILE"}},
+	}
+}
+
+// expectedHead reads --expect-head or --expect-head-file ("" when neither).
+func expectedHead(c *cli.Context) (string, error) {
+	head, file := strings.TrimSpace(c.String("expect-head")), c.String("expect-head-file")
+	switch {
+	case head != "" && file != "":
+		return "", exitcode.Newf(exitcode.Usage, "%s: give --expect-head or --expect-head-file, not both", c.Command.Name)
+	case file != "":
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			return "", exitcode.With(exitcode.NotFound, fmt.Errorf("%s: --expect-head-file: %w", c.Command.Name, err))
+		}
+		head, _, _ = strings.Cut(string(raw), "\n")
+		head = strings.TrimSpace(head)
+	}
+	if head != "" && !store.ValidDigest(head) {
+		return "", exitcode.Newf(exitcode.Usage, "%s: expected head %q is not 64 lowercase hex", c.Command.Name, head)
+	}
+	return head, nil
 }
 
 // registryExit is 77 when the registry failed or a claim's signature did
@@ -89,6 +161,14 @@ func printLedger(io IO, rep ledger.Report) {
 		reg = "INVALID: " + rep.Registry.Error
 	}
 	fmt.Fprintf(io.Stdout, "reviewer registry %s: %s\n", rep.Registry.Path, reg)
+	head := rep.StateHead
+	if head == "" {
+		head = "none (nothing promoted)"
+	}
+	fmt.Fprintf(io.Stdout, "reviewed state %s\n", head)
+	for _, f := range rep.Integrity {
+		fmt.Fprintf(io.Stdout, "INTEGRITY FAILURE %s %s: %s\n", f.Domain, f.Object, f.Reason)
+	}
 	fmt.Fprintf(io.Stdout, "%-24s %-18s %s\n", "DOMAIN", "STATUS", "AUDIT-PASSED REASON")
 	for _, r := range rep.Domains {
 		fmt.Fprintf(io.Stdout, "%-24s %-18s %s\n", r.Domain, r.Status, r.AuditPassedReason)

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"formation/internal/testutil"
+	"formation/ledger"
+	"formation/reviewed"
+	"formation/store"
+)
+
+// legacyStore copies the store written by commit 3e253e3 (separate refs for
+// knowledge, index and envelopes) and its subject folder to a temporary
+// folder, and returns the global flags that use them.
+func legacyStore(t *testing.T) (dir string, global []string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "legacy-store"))); err != nil {
+		t.Fatal(err)
+	}
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, []string{"--store", "file://" + filepath.Join(dir, "store"), "--courses-dir", filepath.Join(dir, "courses"),
+		"--packs-dir", filepath.Join(root, "packs"), "--trusted-keys", filepath.Join(dir, "curator.pub")}
+}
+
+func refNames(t *testing.T, storeDir string) []string {
+	t.Helper()
+	s, err := store.Open(context.Background(), "file://"+storeDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := s.ListRefs(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, "audit/") })
+}
+
+// A store written before the reviewed state object reads as it is (ask
+// answers from it, the ledger verifies its promotion), `check` migrates it
+// to state 0 once, and a later promotion chains to that state; nothing
+// writes the old refs.
+func TestLegacyStoreReadsAndMigrates(t *testing.T) {
+	dir, global := legacyStore(t)
+	storeDir := filepath.Join(dir, "store")
+	runG := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runLedgerCLI(t, append(append([]string{}, global...), args...)...)
+	}
+	before := refNames(t, storeDir)
+	if !slices.Contains(before, "knowledge/reviewed") || slices.Contains(before, reviewed.StateRef) {
+		t.Fatalf("fixture is not a pre-state store: %v", before)
+	}
+	code, out, errs := runG("ask", "What does refraction cause?")
+	if code != 0 || !strings.Contains(out, "dispersion") || !strings.Contains(out, "cites") {
+		t.Fatalf("ask on the legacy store: %d %q %s", code, out, errs)
+	}
+	code, out, errs = runG("--json", "ledger", "--registry", filepath.Join(dir, "none.yaml"))
+	var rep ledger.Report
+	if code != 77 || json.Unmarshal([]byte(out), &rep) != nil { // 77: no reviewer registry, as always without one
+		t.Fatalf("ledger: %d %s %s", code, out, errs)
+	}
+	if len(rep.Integrity) != 0 || len(rep.Domains) != 1 || len(rep.Domains[0].PromotedCourses) != 1 || !rep.Domains[0].PromotedCourses[0].Verified {
+		t.Fatalf("the legacy promotion does not verify: %+v", rep)
+	}
+	legacyHead := rep.StateHead
+	if slices.Compare(refNames(t, storeDir), before) != 0 {
+		t.Fatal("reading a legacy store wrote refs")
+	}
+
+	code, out, errs = runG("check", "--read-data")
+	if code != 0 || !strings.Contains(out, "migrated") || !strings.Contains(out, legacyHead+" (seq 0)") {
+		t.Fatalf("check: %d %s %s", code, out, errs)
+	}
+	if code, out, _ = runG("check", "--expect-head", legacyHead); code != 0 || strings.Contains(out, "migrated") {
+		t.Fatalf("second check: %d %s", code, out)
+	}
+
+	// A second subject promoted on top: state 1 chained to state 0.
+	second := filepath.Join(dir, "courses", "tiny2")
+	if err := os.CopyFS(second, os.DirFS(filepath.Join(dir, "courses", "tiny"))); err != nil {
+		t.Fatal(err)
+	}
+	yaml, _ := os.ReadFile(filepath.Join(second, "subject.yaml"))
+	writeFile(t, filepath.Join(second, "subject.yaml"), strings.Replace(string(yaml), "subject_id: tiny", "subject_id: tiny2", 1))
+	key := filepath.Join(dir, "curator2.key")
+	if code, _, errs := runG("keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	mergeTrustedKeys(t, filepath.Join(dir, "curator.pub"), key+".pub")
+	if code, _, errs := runG("autorun", "tiny2"); code != 0 {
+		t.Fatalf("autorun tiny2: %s", errs)
+	}
+	code, out, errs = runG("--json", "status", "tiny2")
+	reportObj := jsonField(t, out, "report")
+	if code, out, errs = runG("--json", "promote", "--key", key, reportObj); code != 0 {
+		t.Fatalf("promote on the migrated store: %d %s %s", code, out, errs)
+	}
+	snap, err := reviewed.Load(context.Background(), mustOpen(t, storeDir))
+	if err != nil || snap.State.Seq != 1 || snap.State.Previous != legacyHead || len(snap.State.Promotions) != 2 || len(snap.Index.Entries) != 2 {
+		t.Fatalf("state after a promotion: %+v %v", snap.State, err)
+	}
+	after := refNames(t, storeDir)
+	for _, old := range []string{"knowledge/reviewed", "index/mastered-courses", "index/promotions/course.tiny.definition.1.0.0"} {
+		if !slices.Contains(after, old) {
+			t.Errorf("old ref %s vanished", old)
+		}
+	}
+	if slices.ContainsFunc(after, func(n string) bool { return strings.Contains(n, "tiny2") && strings.HasPrefix(n, "index/promotions/") }) {
+		t.Error("the new promotion wrote an old-style promotions ref")
+	}
+	if code, out, _ := runG("check", "--read-data", "--expect-head", snap.Head); code != 0 {
+		t.Fatalf("check after the promotion: %d %s", code, out)
+	}
+}
+
+func mustOpen(t *testing.T, dir string) store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), "file://"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mergeTrustedKeys appends the keys of a .pub file to a trusted-keys file.
+func mergeTrustedKeys(t *testing.T, into, from string) {
+	t.Helper()
+	var a, b struct {
+		SchemaVersion string            `json:"schema_version"`
+		Keys          []json.RawMessage `json:"keys"`
+	}
+	for p, v := range map[string]any{into: &a, from: &b} {
+		raw, err := os.ReadFile(p)
+		if err != nil || json.Unmarshal(raw, v) != nil {
+			t.Fatalf("read %s: %v", p, err)
+		}
+	}
+	a.Keys = append(a.Keys, b.Keys...)
+	out, _ := json.Marshal(a)
+	writeFile(t, into, string(out))
+}
+
+// jsonField extracts one string field of a JSON document.
+func jsonField(t *testing.T, doc, field string) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(doc), &m); err != nil {
+		t.Fatalf("not JSON: %s", doc)
+	}
+	v, _ := m[field].(string)
+	if v == "" {
+		t.Fatalf("no %s in %s", field, doc)
+	}
+	return v
+}

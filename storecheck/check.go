@@ -1,0 +1,176 @@
+// Package storecheck verifies a whole store, as `formation check` does:
+// every ref parses and points at objects the store holds, the reviewed-state
+// chain verifies link by link, and with ReadData every object in the store,
+// reachable or not, re-hashes to its name. It reports findings; it never
+// repairs. The one thing it writes is state 0 of a store written before the
+// reviewed-state object existed (reviewed.Migrate), so that the chain starts
+// from the state that store was in.
+package storecheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"formation/audit"
+	"formation/canon"
+	"formation/reviewed"
+	"formation/stage"
+	"formation/stagecache"
+	"formation/store"
+)
+
+// Reasons of findings.
+const (
+	ReasonDanglingRef    = "dangling_ref"    // a ref names an object the store does not hold
+	ReasonUndecodableRef = "undecodable_ref" // a ref's value is not what its namespace holds
+	ReasonCorruptObject  = "corrupt_object"  // an object does not hash to its name
+)
+
+// Finding is one problem.
+type Finding struct {
+	Where  string `json:"where"` // a ref name, an object digest or a state
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+// Report is what Check found.
+type Report struct {
+	Refs      int       `json:"refs_checked"`
+	Objects   int       `json:"objects_rehashed"` // 0 without ReadData
+	StateHead string    `json:"state_head"`       // "" when nothing was promoted
+	StateSeq  int64     `json:"state_seq"`        // -1 when nothing was promoted
+	Migrated  bool      `json:"migrated"`         // state 0 was written from a pre-state store's refs
+	Findings  []Finding `json:"findings"`
+}
+
+// Options says how deep to look.
+type Options struct {
+	ReadData bool // re-hash every object in the store
+}
+
+// Check verifies the store.
+func Check(ctx context.Context, s store.Store, opts Options) (Report, error) {
+	rep := Report{Findings: []Finding{}, StateSeq: -1}
+	migrated, err := reviewed.Migrate(ctx, s)
+	if err != nil && !isStateRefusal(err) {
+		return rep, err
+	}
+	rep.Migrated = migrated
+	if err := checkRefs(ctx, s, &rep); err != nil {
+		return rep, err
+	}
+	snap, chain, err := reviewed.VerifyChain(ctx, s)
+	if err != nil {
+		return rep, err
+	}
+	rep.StateHead, rep.StateSeq = snap.Head, snap.State.Seq
+	for _, f := range chain {
+		rep.Findings = append(rep.Findings, Finding{Where: f.Object, Reason: f.Reason, Detail: f.Detail})
+	}
+	if opts.ReadData {
+		if err := rehashAll(ctx, s, &rep); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func isStateRefusal(err error) bool {
+	var e *reviewed.Error
+	return errors.As(err, &e)
+}
+
+// checkRefs reads every ref and checks the objects it names exist.
+func checkRefs(ctx context.Context, s store.Store, rep *Report) error {
+	names, err := s.ListRefs(ctx, "")
+	if err != nil {
+		return fmt.Errorf("check: list refs: %w", err)
+	}
+	for _, name := range names {
+		val, _, err := s.GetRef(ctx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // removed since the listing
+		}
+		if err != nil {
+			return fmt.Errorf("check: read %s: %w", name, err)
+		}
+		rep.Refs++
+		digests, err := referenced(name, val)
+		if err != nil {
+			rep.Findings = append(rep.Findings, Finding{Where: name, Reason: ReasonUndecodableRef, Detail: err.Error()})
+			continue
+		}
+		for _, d := range digests {
+			ok, err := s.Has(ctx, d)
+			if err != nil {
+				return fmt.Errorf("check: %s → %s: %w", name, d, err)
+			}
+			if !ok {
+				rep.Findings = append(rep.Findings, Finding{Where: name, Reason: ReasonDanglingRef,
+					Detail: "names object " + d + ", which the store does not hold"})
+			}
+		}
+	}
+	return nil
+}
+
+// referenced decodes a ref's value by its namespace and returns the object
+// digests it names. Cache records and last-run notes are canonical JSON
+// naming an output; audit batches are canonical JSON naming nothing the
+// store must keep (their input digests are history); every other ref holds
+// one digest.
+func referenced(name string, val []byte) ([]string, error) {
+	switch {
+	case strings.HasPrefix(name, "audit/"):
+		var batch []audit.Record
+		if err := canon.Unmarshal(val, &batch); err != nil {
+			return nil, fmt.Errorf("not an audit batch: %w", err)
+		}
+		return nil, nil
+	case strings.HasPrefix(name, "cache/runs/"):
+		var lr stage.LastRun
+		if err := canon.Unmarshal(val, &lr); err != nil {
+			return nil, fmt.Errorf("not a last-run note: %w", err)
+		}
+		return digestList(lr.Output)
+	case strings.HasPrefix(name, "cache/"):
+		var rec stagecache.Record
+		if err := canon.Unmarshal(val, &rec); err != nil {
+			return nil, fmt.Errorf("not a stage-cache record: %w", err)
+		}
+		return digestList(rec.Output)
+	}
+	return digestList(strings.TrimSpace(string(val)))
+}
+
+func digestList(d string) ([]string, error) {
+	if !store.ValidDigest(d) {
+		return nil, fmt.Errorf("holds %q, not a digest", d)
+	}
+	return []string{d}, nil
+}
+
+// rehashAll reads every object, which re-hashes it.
+func rehashAll(ctx context.Context, s store.Store, rep *Report) error {
+	digests, err := s.ListObjects(ctx)
+	if err != nil {
+		return fmt.Errorf("check: list objects: %w", err)
+	}
+	for _, d := range digests {
+		_, err := s.Get(ctx, d)
+		switch {
+		case err == nil:
+			rep.Objects++
+		case errors.Is(err, store.ErrCorrupt):
+			rep.Objects++
+			rep.Findings = append(rep.Findings, Finding{Where: d, Reason: ReasonCorruptObject, Detail: err.Error()})
+		case errors.Is(err, store.ErrNotFound):
+			// removed since the listing
+		default:
+			return fmt.Errorf("check: read %s: %w", d, err)
+		}
+	}
+	return nil
+}
