@@ -19,6 +19,13 @@ const (
 	legacyPromotionsPrefix = "index/promotions/"
 )
 
+// LegacyRefs names the refs of a pre-state store holding one course's
+// promotion: the knowledge, the index and that course's envelope. Tests of
+// migration use it; nothing writes these refs.
+func LegacyRefs(courseID string) []string {
+	return []string{legacyKnowledgeRef, legacyIndexRef, legacyPromotionsPrefix + courseID}
+}
+
 // loadLegacy reads a store that has no StateRef: state 0 made of the old
 // refs when any exists (Legacy set, nothing written), else the empty state.
 func loadLegacy(ctx context.Context, s store.Store) (Snapshot, error) {

@@ -86,6 +86,10 @@ func runPromote(c *cli.Context, io IO) error {
 
 func printPromotion(io IO, res promote.Result) {
 	switch {
+	case res.Resigned:
+		fmt.Fprintf(io.Stdout, "signed again: course %s under report %s (its envelope no longer verified); envelope %s; reviewed state %s\n",
+			res.CourseID, res.ReportSHA256, res.Envelope, res.State)
+		return
 	case res.Idempotent:
 		fmt.Fprintf(io.Stdout, "already promoted: course %s under report %s; nothing to do\n", res.CourseID, res.ReportSHA256)
 		return
