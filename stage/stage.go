@@ -7,21 +7,23 @@
 // The cache key of an execution is the BLAKE3 hash of the canonical JSON of
 // its stage name, stage version, code identity (stage, stage version and
 // module version), subject id, the SHA-256 of the canonical JSON of the
-// stage's typed parameter struct (which carries the subject spec wherever
-// the output depends on it) and the digests of its input objects. Every
-// field of the parameter struct is part of the key: a field the canonical
-// form would skip is refused (stagecache.CheckParams).
+// stage's typed parameter struct (which carries the subject spec in every
+// stage that reads the subject file) and the digests of its input objects.
+// Every field of the parameter struct is part of the key: a field the
+// canonical form would skip is refused (stagecache.CheckParams).
 //
-// What a cache hit verifies, before anything is served or any ref moves:
+// What a cache hit verifies, before it is served and before any ref moves:
 //
 //   - the cached output object is read back whole and re-hashes to its
 //     digest (store.Get). A corrupt output halts the stage with exit 65,
-//     reason corrupt_object and exactly one audit record; a missing one is
-//     no hit: the stage runs again and stores it anew;
-//   - every input object named in the key exists (store.Has). Inputs are
-//     not re-hashed on a hit, which never reads them (the core that reads
-//     an input re-hashes it then); a missing one is no hit: the stage runs
-//     again and reads what it needs, failing if it cannot.
+//     reason corrupt_object and exactly one audit record, and no ref moves;
+//     a missing one is no hit: the stage runs again and stores it anew;
+//   - every input object named in the key exists (store.Has; an input
+//     that is Absent by design is skipped). Inputs are not re-hashed on a
+//     hit, which never reads them: the core that reads an input re-hashes
+//     it then, and the stage that produced it re-hashes it on its own hit.
+//     A missing input is no hit: the stage runs again and reads what it
+//     needs, failing if it cannot.
 //
 // A hit does not re-read the objects its output merely names (the texts an
 // OreBundle lists, the YAML a Course points to), and it does not recompute
