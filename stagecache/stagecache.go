@@ -129,13 +129,17 @@ func (c *Cache) Lookup(ctx context.Context, in Ingredients) (Explanation, error)
 		return ex, nil
 	}
 	prev, found, err := c.read(ctx, lastRef(in.Subject, in.Stage))
-	if err != nil {
+	switch {
+	case errors.Is(err, errUndecodable):
+		// The previous record only explains; one in an older format must
+		// not stop the stage.
+		ex.Changed = []string{"previous record unreadable"}
+	case err != nil:
 		return ex, err
-	}
-	if found {
+	case found:
 		ex.Previous = prev.Key
 		ex.Changed, ex.Added, ex.Removed = diff(prev.Ingredients, in)
-	} else {
+	default:
 		ex.Changed = []string{"no previous record"}
 	}
 	return ex, nil
@@ -190,10 +194,13 @@ func (c *Cache) read(ctx context.Context, name string) (Record, bool, error) {
 	}
 	var rec Record
 	if err := canon.Unmarshal(body, &rec); err != nil {
-		return Record{}, false, fmt.Errorf("stagecache: decode %s: %w", name, err)
+		return Record{}, false, fmt.Errorf("stagecache: decode %s: %w: %w", name, errUndecodable, err)
 	}
 	return rec, true, nil
 }
+
+// errUndecodable marks a record that is not a Record of this version.
+var errUndecodable = errors.New("not a cache record")
 
 func actionRef(stage, key string) string { return "cache/" + stage + "/" + key }
 func lastRef(subject, stage string) string {

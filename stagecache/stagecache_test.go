@@ -160,3 +160,25 @@ func TestCheckParamsRefusesFieldsTheKeyCannotSee(t *testing.T) {
 		}
 	}
 }
+
+// A previous record the cache cannot decode (an older format) only explains:
+// the lookup still answers, and recording replaces it.
+func TestUnreadablePreviousRecordDoesNotStopLookup(t *testing.T) {
+	ctx := context.Background()
+	c := newCache(t)
+	old := `{"ingredients":{"code_identity":"forge@1+v","inputs":[],"params_digest":"p","stage":"forge","stage_version":"1"},"key":"k","output":"o","subject":"optics"}`
+	if _, err := c.Store.SetRef(ctx, "cache/last/optics/forge", "", []byte(old)); err != nil {
+		t.Fatal(err)
+	}
+	in := sample()
+	ex, err := c.Lookup(ctx, in)
+	if err != nil || ex.Hit || !slices.Equal(ex.Changed, []string{"previous record unreadable"}) {
+		t.Fatalf("lookup over an old record: %+v %v", ex, err)
+	}
+	if err := c.Record(ctx, in, strings.Repeat("f", 64)); err != nil {
+		t.Fatal(err)
+	}
+	if rec, ok, err := c.Last(ctx, "optics", "forge"); !ok || err != nil || rec.Output != strings.Repeat("f", 64) {
+		t.Fatalf("last record %+v %v", rec, err)
+	}
+}
