@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"formation/artifact"
-	"formation/stage"
 	"formation/store"
 )
 
@@ -80,7 +79,7 @@ func Save(ctx context.Context, s store.Store, r LaneResult) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("eval: store lane result: %w", err)
 	}
-	if err := (&stage.Env{Store: s}).MoveRef(ctx, Ref(r.DomainID, r.Lane, r.Split), digest); err != nil {
+	if err := store.SetRefValue(ctx, s, Ref(r.DomainID, r.Lane, r.Split), []byte(digest)); err != nil {
 		return "", err
 	}
 	return digest, nil

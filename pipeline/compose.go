@@ -36,9 +36,8 @@ func (p *Pipeline) Compose(ctx context.Context, subject string) (stage.Result, e
 		return stage.Result{}, err
 	}
 	spec := Spec(s)
-	st := stage.Spec{Stage: "compose", Version: ComposeVersion, Subject: subject,
-		Params: map[string]any{"template": template, "template_version": version, "spec": spec},
-		Inputs: []string{vtsDigest, bundleDigest}}
+	st := composeSpec(subject, ComposeParams{Subject: spec, Template: template, TemplateVersion: version},
+		ComposeInputs{ValidatedSet: vtsDigest, OreBundle: bundleDigest})
 	res, err := p.Env.Run(ctx, st, func(ctx context.Context) (stage.Output, error) {
 		vts, err := stage.Load[artifact.ValidatedTripleSet](ctx, p.Env, st, vtsDigest)
 		if err != nil {

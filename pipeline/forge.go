@@ -55,9 +55,8 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		Existing:      existing,
 		SpanChecker:   StoreTexts{Store: p.Env.Store},
 	}
-	spec := stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject,
-		Params: map[string]any{"identity_terms": cfg.IdentityTerms, "manifold": loaded.Manifold.Hash()},
-		Inputs: []string{smeltedDigest, allowDigest, existingDigest}}
+	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash()},
+		ForgeInputs{Smelted: smeltedDigest, Allowlist: allowDigest, Reviewed: orAbsent(existingDigest)})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		res, err := forge.Validate(ctx, cfg, subject, smelted)
 		if err != nil {

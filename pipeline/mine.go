@@ -38,9 +38,8 @@ func (p *Pipeline) Mine(ctx context.Context, subject string) (stage.Result, erro
 	if llm == nil {
 		llm = mining.RecordedLLM{}
 	}
-	spec := stage.Spec{Stage: "mine", Version: mining.StageVersion, Subject: subject,
-		Params: map[string]any{"extractor": mining.ExtractorVersion, "enable_llm": p.EnableLLM, "llm_provider": llm.Name()},
-		Inputs: []string{fingerprint}}
+	spec := mineSpec(subject, MineParams{Subject: Spec(s), SourceFiles: fingerprint,
+		Extractor: mining.ExtractorVersion, EnableLLM: p.EnableLLM, LLMProvider: llm.Name()}, MineInputs{})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM, LLM: llm,
 			IsTransient: func(err error) bool { return errors.Is(err, store.ErrUnavailable) || mining.DefaultIsTransient(err) }}
@@ -68,7 +67,7 @@ func refusalHalt(e *mining.RefusedError) *stage.Halt {
 	return &stage.Halt{Code: exitcode.Rejected, Reason: "sources_refused", Detail: e.Error(), Audit: recs}
 }
 
-// sourceFingerprint is the mine stage's cache input: the SHA-256 of the
+// sourceFingerprint is the mine stage's SourceFiles parameter: the SHA-256 of the
 // subject file and of every file its sources name (path, size and content
 // digest, in path order). It reads the files but extracts and stores
 // nothing, so an unchanged subject costs one pass of hashing. Anything it

@@ -40,10 +40,15 @@ func (p *Pipeline) Ratify(ctx context.Context, subject string) (stage.Result, er
 	if err != nil {
 		return stage.Result{}, err
 	}
-	return p.ratifyRun(ctx, subject, runDigest, issuedAt, loaded)
+	safety, err := safetyPackDigest(loaded)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	params := RatifyParams{Subject: Spec(s), IssuedAt: issuedAt, Runtime: RuntimeVersion, SafetyPack: safety, Manifold: loaded.Manifold.Hash()}
+	return p.ratifyRun(ctx, subject, runDigest, params, loaded)
 }
 
-func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest, issuedAt string, loaded *packs.Loaded) (stage.Result, error) {
+func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest string, params RatifyParams, loaded *packs.Loaded) (stage.Result, error) {
 	snap, err := p.reviewedState(ctx, "ratify", subject)
 	if err != nil {
 		return stage.Result{}, err
@@ -52,11 +57,9 @@ func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest, issuedAt s
 	if err != nil {
 		return stage.Result{}, err
 	}
-	spec := stage.Spec{Stage: "ratify", Version: RatifyVersion, Subject: subject,
-		Params: map[string]any{"issued_at": issuedAt, "runtime": RuntimeVersion, "manifold": loaded.Manifold.Hash()},
-		Inputs: []string{runDigest, indexDigest}}
+	spec := ratifySpec(subject, params, RatifyInputs{RunRecord: runDigest, Index: indexDigest})
 	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		return p.ratifyCore(ctx, spec, runDigest, issuedAt, index, loaded)
+		return p.ratifyCore(ctx, spec, runDigest, params.IssuedAt, index, loaded)
 	})
 	if err != nil {
 		return res, err

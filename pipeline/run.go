@@ -43,9 +43,12 @@ func (p *Pipeline) Run(ctx context.Context, subject string) (stage.Result, error
 }
 
 func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, loaded *packs.Loaded) (stage.Result, error) {
-	spec := stage.Spec{Stage: "run", Version: RunVersion, Subject: subject,
-		Params: map[string]any{"runtime": RuntimeVersion, "safety_pack": loaded.Safety.PackID, "manifold": loaded.Manifold.Hash()},
-		Inputs: []string{courseDigest}}
+	safety, err := safetyPackDigest(loaded)
+	if err != nil {
+		return stage.Result{}, err
+	}
+	spec := runSpec(subject, RunParams{Runtime: RuntimeVersion, SafetyPack: safety, Manifold: loaded.Manifold.Hash()},
+		RunInputs{Course: courseDigest})
 	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		rec, err := p.runCore(ctx, spec, courseDigest, loaded)
 		if err != nil {

@@ -20,8 +20,7 @@ func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, err
 	}
-	spec := stage.Spec{Stage: "smelt", Version: smelting.Version, Subject: subject,
-		Params: map[string]any{"extractor": smelting.Extractor}, Inputs: []string{bundleDigest}}
+	spec := smeltSpec(subject, SmeltParams{Extractor: smelting.Extractor}, SmeltInputs{OreBundle: bundleDigest})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		bundle, err := stage.Load[artifact.OreBundle](ctx, p.Env, spec, bundleDigest)
 		if err != nil {

@@ -3,12 +3,43 @@
 // only on a miss, write the output and the audit records, move the subject's
 // ref, and turn a typed halt into its exit code. Stages stay pure functions;
 // this package owns their side effects.
+//
+// The cache key of an execution is the BLAKE3 hash of the canonical JSON of
+// its stage name, stage version, code identity (stage, stage version and
+// module version), subject id, the SHA-256 of the canonical JSON of the
+// stage's typed parameter struct (which carries the subject spec in every
+// stage that reads the subject file) and the digests of its input objects.
+// Every field of the parameter struct is part of the key: a field the
+// canonical form would skip is refused (stagecache.CheckParams).
+//
+// What a cache hit verifies, before it is served and before any ref moves:
+//
+//   - the cached output object is read back whole and re-hashes to its
+//     digest (store.Get). A corrupt output halts the stage with exit 65,
+//     reason corrupt_object and exactly one audit record, and no ref moves;
+//     a missing one is no hit: the stage runs again and stores it anew;
+//   - every input object named in the key exists (store.Has; an input
+//     that is Absent by design is skipped). Inputs are not re-hashed on a
+//     hit, which never reads them: the core that reads an input re-hashes
+//     it then, and the stage that produced it re-hashes it on its own hit.
+//     A missing input is no hit: the stage runs again and reads what it
+//     needs, failing if it cannot.
+//
+// A hit does not re-read the objects its output merely names (the texts an
+// OreBundle lists, the YAML a Course points to), and it does not recompute
+// the output: equal keys stand for equal outputs. Should a recomputation
+// produce another output under a recorded key, the stage fails with exit 1,
+// reason cache_conflict and an audit record, and the record is kept.
+//
+// Every halt writes its audit records exactly once, whether a core's input
+// read (Load, LoadBytes) or Run itself raises it.
 package stage
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"formation/artifact"
@@ -32,19 +63,46 @@ func NewEnv(s store.Store, w *audit.Writer) *Env {
 }
 
 // NewCache returns the stage cache over a store.
-func NewCache(s store.Store) *stagecache.Cache {
-	return &stagecache.Cache{Refs: s,
-		IsNotFound:     func(err error) bool { return errors.Is(err, store.ErrNotFound) },
-		IsPrecondition: func(err error) bool { return errors.Is(err, store.ErrPrecondition) }}
-}
+func NewCache(s store.Store) *stagecache.Cache { return &stagecache.Cache{Store: s} }
 
-// Spec names one execution of a stage.
+// Absent stands, in a Spec's inputs, for an optional object that does not
+// exist yet (the reviewed knowledge before the first promotion): it keys
+// the cache like a digest and a hit does not look for it.
+const Absent = "none"
+
+// Spec names one execution of a stage: everything its output depends on.
 type Spec struct {
 	Stage   string   // e.g. "forge"
 	Version string   // the stage's own version constant; bump when its output changes
 	Subject string   // validated subject id
-	Params  any      // canonical parameters (flags that change the output)
-	Inputs  []string // digests of every object the output depends on
+	Params  any      // the stage's parameter struct (nil: none); every field is part of the key
+	Inputs  []string // digests of the stored objects the output depends on, or Absent
+}
+
+// Ingredients returns the spec's cache ingredients; Key of them is the
+// spec's cache key.
+func (s Spec) Ingredients() (stagecache.Ingredients, error) {
+	if err := store.ValidSubjectID(s.Subject); err != nil {
+		return stagecache.Ingredients{}, fmt.Errorf("stage %s: %w", s.Stage, err)
+	}
+	for _, d := range s.Inputs {
+		if d != Absent && !store.ValidDigest(d) {
+			return stagecache.Ingredients{}, fmt.Errorf("stage %s: input %q is not a digest", s.Stage, d)
+		}
+	}
+	params := s.Params
+	if params == nil {
+		params = struct{}{}
+	}
+	pd, err := stagecache.ParamsDigest(params)
+	if err != nil {
+		return stagecache.Ingredients{}, fmt.Errorf("stage %s: %w", s.Stage, err)
+	}
+	return stagecache.Ingredients{
+		Stage: s.Stage, StageVersion: s.Version,
+		CodeIdentity: stagecache.CodeIdentity(s.Stage, s.Version, version.String()),
+		Subject:      s.Subject, ParamsDigest: pd, Inputs: slices.Clone(s.Inputs),
+	}, nil
 }
 
 // Output is what a core produced: the artifact to store (or raw bytes) and
@@ -66,12 +124,16 @@ type Result struct {
 }
 
 // Halt is a stage's refusal to continue: a typed reason, the exit code it
-// maps to, and the audit records that explain it (all written before exit).
+// maps to, and the audit records that explain it (all written before exit,
+// exactly once).
 type Halt struct {
 	Code   int
 	Reason string
 	Detail string
 	Audit  []audit.Record
+
+	cause   error // the error the halt stands for, if any (a corrupt read, a cache conflict)
+	written bool  // the records are in the audit log
 }
 
 func (h *Halt) Error() string {
@@ -84,35 +146,32 @@ func (h *Halt) Error() string {
 // ExitCode is the halt's exit code (exitcode.Coder).
 func (h *Halt) ExitCode() int { return h.Code }
 
+// Unwrap returns the error the halt stands for, so that errors.Is still
+// sees, say, store.ErrCorrupt through it.
+func (h *Halt) Unwrap() error { return h.cause }
+
 // Ref is the name of a subject's latest output of a stage.
 func Ref(subject, stageName string) string { return "subjects/" + subject + "/" + stageName }
 
-// Run executes one stage with the cache: a hit does no work (it only makes
-// sure the subject's ref points at the cached output); a miss runs core,
-// stores its output, appends its audit records, records the cache entry and
-// moves the ref. A Halt from core is audited and returned; nothing is stored.
+// Run executes one stage with the cache. A hit does no work: it verifies
+// what the package documentation says, then points the subject's ref at the
+// cached output. A miss runs core, stores its output, appends its audit
+// records, records the cache entry and moves the ref. A Halt from core is
+// audited and returned; nothing is stored.
 func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Output, error)) (Result, error) {
 	res := Result{Stage: spec.Stage, Subject: spec.Subject}
-	ing, err := e.ingredients(spec)
+	ing, err := spec.Ingredients()
 	if err != nil {
-		return res, err
+		return res, exitcode.With(exitcode.Internal, err)
 	}
-	ex, err := e.Cache.Lookup(ctx, spec.Subject, ing)
+	ex, err := e.Cache.Lookup(ctx, ing)
 	if err != nil {
 		return res, err
 	}
 	res.Explain = ex
 	if ex.Hit {
-		if ok, err := e.Store.Has(ctx, ex.Output); err != nil || !ok {
-			// A cache record whose output vanished is not a hit: recompute.
-			res.Explain.Hit = false
-			res.Explain.Changed = append(res.Explain.Changed, "cached output missing")
-		} else {
-			res.CacheHit, res.Output = true, ex.Output
-			if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), ex.Output); err != nil {
-				return res, err
-			}
-			return res, e.noteRun(ctx, res)
+		if served, err := e.serveHit(ctx, spec, &res); served || err != nil {
+			return res, err
 		}
 	}
 	out, err := core(ctx)
@@ -121,20 +180,53 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	}
 	digest, err := e.putOutput(ctx, out)
 	if err != nil {
-		return res, err
+		return res, e.fail(ctx, spec, err)
 	}
 	res.Output = digest
 	if err := e.appendAudit(ctx, spec, out.Audit); err != nil {
 		return res, err
 	}
 	res.Audit = len(out.Audit)
-	if err := e.Cache.Record(ctx, spec.Subject, ing, digest); err != nil {
-		return res, err
+	if err := e.Cache.Record(ctx, ing, digest); err != nil {
+		return res, e.fail(ctx, spec, err)
 	}
 	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), digest); err != nil {
 		return res, err
 	}
 	return res, e.noteRun(ctx, res)
+}
+
+// serveHit verifies a cache hit and, when it holds, moves the subject's ref
+// to the cached output. served is false when the hit cannot be used and the
+// stage must run; res.Explain then says why.
+func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool, err error) {
+	output := res.Explain.Output
+	if _, err := e.Store.Get(ctx, output); errors.Is(err, store.ErrNotFound) {
+		res.Explain.Hit = false
+		res.Explain.Changed = append(res.Explain.Changed, "cached output missing")
+		return false, nil
+	} else if err != nil {
+		return false, e.fail(ctx, spec, fmt.Errorf("cached output of %s: %w", spec.Stage, err))
+	}
+	for _, in := range spec.Inputs {
+		if in == Absent {
+			continue
+		}
+		ok, err := e.Store.Has(ctx, in)
+		if err != nil {
+			return false, fmt.Errorf("stage %s: input %s: %w", spec.Stage, in, err)
+		}
+		if !ok {
+			res.Explain.Hit = false
+			res.Explain.Changed = append(res.Explain.Changed, "input missing")
+			return false, nil
+		}
+	}
+	res.CacheHit, res.Output = true, output
+	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), output); err != nil {
+		return true, err
+	}
+	return true, e.noteRun(ctx, *res)
 }
 
 // LastRun is what status shows of a stage's latest execution.
@@ -169,23 +261,6 @@ func (e *Env) ReadLastRun(ctx context.Context, subject, stageName string) (LastR
 	return lr, err == nil, err
 }
 
-func (e *Env) ingredients(spec Spec) (stagecache.Ingredients, error) {
-	params := spec.Params
-	if params == nil {
-		params = map[string]any{}
-	}
-	pd, err := stagecache.ParamsDigest(params)
-	if err != nil {
-		return stagecache.Ingredients{}, exitcode.With(exitcode.Internal, err)
-	}
-	inputs := append([]string{}, spec.Inputs...)
-	return stagecache.Ingredients{
-		Stage: spec.Stage, StageVersion: spec.Version,
-		CodeIdentity: stagecache.CodeIdentity(spec.Stage, spec.Version, version.String()),
-		ParamsDigest: pd, Inputs: inputs,
-	}, nil
-}
-
 func (e *Env) putOutput(ctx context.Context, out Output) (string, error) {
 	body := out.Bytes
 	if body == nil {
@@ -202,11 +277,25 @@ func (e *Env) putOutput(ctx context.Context, out Output) (string, error) {
 	return d, nil
 }
 
-// fail writes the audit records of a halt (or a single record for any other
-// input error) and returns the error with its exit code.
+// fail turns err into the stage's typed failure and writes its audit
+// records, unless they are written already: a Halt as it is, a corrupt
+// object as a corrupt_object halt (exit 65), a cache conflict as a
+// cache_conflict halt (exit 1). Any other error is returned as it is.
 func (e *Env) fail(ctx context.Context, spec Spec, err error) error {
 	var h *Halt
-	if errors.As(err, &h) {
+	var conflict *stagecache.ConflictError
+	switch {
+	case errors.As(err, &h):
+	case errors.As(err, &conflict):
+		h = &Halt{Code: exitcode.Internal, Reason: "cache_conflict", Detail: err.Error(), cause: err}
+		err = h
+	case errors.Is(err, store.ErrCorrupt):
+		h = &Halt{Code: exitcode.Rejected, Reason: "corrupt_object", Detail: err.Error(), cause: err}
+		err = h
+	default:
+		return err
+	}
+	if !h.written {
 		recs := h.Audit
 		if len(recs) == 0 {
 			recs = []audit.Record{{Kind: audit.KindHalt, ReasonCode: h.Reason, Detail: h.Detail}}
@@ -214,16 +303,9 @@ func (e *Env) fail(ctx context.Context, spec Spec, err error) error {
 		if aerr := e.appendAudit(ctx, spec, recs); aerr != nil {
 			return errors.Join(err, aerr)
 		}
-		return exitcode.With(h.Code, err)
+		h.written = true
 	}
-	if errors.Is(err, store.ErrCorrupt) {
-		rec := audit.Record{Kind: audit.KindHalt, ReasonCode: "corrupt_object", Detail: err.Error()}
-		if aerr := e.appendAudit(ctx, spec, []audit.Record{rec}); aerr != nil {
-			return errors.Join(err, aerr)
-		}
-		return exitcode.With(exitcode.Rejected, err)
-	}
-	return err
+	return exitcode.With(h.Code, err)
 }
 
 func (e *Env) appendAudit(ctx context.Context, spec Spec, recs []audit.Record) error {
@@ -244,25 +326,9 @@ func (e *Env) appendAudit(ctx context.Context, spec Spec, recs []audit.Record) e
 	return e.Audit.Append(ctx, recs...)
 }
 
-// MoveRef points name at value by compare-and-swap, retrying lost races.
+// MoveRef points name at value, whatever it held (store.SetRefValue).
 func (e *Env) MoveRef(ctx context.Context, name, value string) error {
-	for attempt := 0; attempt < 16; attempt++ {
-		cur, version, err := e.Store.GetRef(ctx, name)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			version = ""
-		case err != nil:
-			return fmt.Errorf("move %s: %w", name, err)
-		case string(cur) == value:
-			return nil
-		}
-		if _, err = e.Store.SetRef(ctx, name, version, []byte(value)); err == nil {
-			return nil
-		} else if !errors.Is(err, store.ErrPrecondition) {
-			return fmt.Errorf("move %s: %w", name, err)
-		}
-	}
-	return exitcode.Newf(exitcode.Unavailable, "move %s: lost the race 16 times", name)
+	return store.SetRefValue(ctx, e.Store, name, []byte(value))
 }
 
 // ResolveRef returns the digest a subject's stage ref points at.
@@ -282,14 +348,12 @@ func (e *Env) ResolveRef(ctx context.Context, subject, stageName string) (string
 }
 
 // Load reads an artifact by digest and decodes it strictly. A corrupt object
-// or an undecodable one is audited as a halt of the reading stage (exit 65).
+// or an undecodable one halts the reading stage (exit 65), audited here
+// once: Run, receiving the halt back from the core, does not audit it again.
 func Load[T any](ctx context.Context, e *Env, spec Spec, digest string) (T, error) {
 	var zero T
-	raw, err := e.Store.Get(ctx, digest)
+	raw, err := LoadBytes(ctx, e, spec, digest)
 	if err != nil {
-		if errors.Is(err, store.ErrCorrupt) {
-			return zero, e.fail(ctx, spec, err)
-		}
 		return zero, err
 	}
 	v, err := artifact.Decode[T](raw)
@@ -299,10 +363,10 @@ func Load[T any](ctx context.Context, e *Env, spec Spec, digest string) (T, erro
 	return v, nil
 }
 
-// LoadBytes reads an object by digest; corruption is audited as a halt.
+// LoadBytes reads an object by digest; corruption is a halt, audited once.
 func LoadBytes(ctx context.Context, e *Env, spec Spec, digest string) ([]byte, error) {
 	raw, err := e.Store.Get(ctx, digest)
-	if err != nil && errors.Is(err, store.ErrCorrupt) {
+	if errors.Is(err, store.ErrCorrupt) {
 		return nil, e.fail(ctx, spec, err)
 	}
 	return raw, err

@@ -2,8 +2,10 @@ package stage_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"formation/audit"
 	"formation/internal/exitcode"
 	"formation/stage"
+	"formation/stagecache"
 	"formation/store"
 )
 
@@ -20,36 +23,100 @@ func newEnv(t *testing.T) (*stage.Env, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &audit.Writer{Store: s, Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }, CodeVersion: "test"}
+	w := &audit.Writer{Store: s, Now: time.Now, CodeVersion: "test"}
 	return stage.NewEnv(s, w), dir
+}
+
+type params struct {
+	K string `json:"k"`
+}
+
+func objectPath(dir, d string) string { return filepath.Join(dir, "objects", "sha256", d[:2], d) }
+
+// flip changes one byte of a stored object behind the store's back.
+func flip(t *testing.T, dir, d string) {
+	t.Helper()
+	path := objectPath(dir, d)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)/2] ^= 1
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// counting is a core that stores {"out":n} and counts its calls.
+type counting struct {
+	calls int
+	out   int
+}
+
+func (c *counting) core(context.Context) (stage.Output, error) {
+	c.calls++
+	return stage.Output{Artifact: map[string]any{"out": c.out}, Audit: []audit.Record{{Kind: audit.KindDrop, ReasonCode: "duplicate_merged", Key: "k"}}}, nil
+}
+
+func auditOf(t *testing.T, env *stage.Env, subject, stageName string) []audit.Record {
+	t.Helper()
+	recs, err := audit.List(context.Background(), env.Store, audit.Filter{Subject: subject, Stage: stageName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
 
 func TestRunCachesAndMovesRef(t *testing.T) {
 	ctx := context.Background()
 	env, _ := newEnv(t)
 	in, _ := env.Store.Put(ctx, []byte(`{"x":1}`))
-	spec := stage.Spec{Stage: "forge", Version: "1", Subject: "optics", Params: map[string]any{"k": "v"}, Inputs: []string{in}}
-	calls := 0
-	core := func(context.Context) (stage.Output, error) {
-		calls++
-		return stage.Output{Artifact: map[string]any{"out": 1}, Audit: []audit.Record{{Kind: audit.KindDrop, ReasonCode: "duplicate_merged", Key: "k"}}}, nil
-	}
-	first, err := env.Run(ctx, spec, core)
+	spec := stage.Spec{Stage: "forge", Version: "1", Subject: "optics", Params: params{K: "v"}, Inputs: []string{in}}
+	c := &counting{}
+	first, err := env.Run(ctx, spec, c.core)
 	if err != nil || first.CacheHit || first.Audit != 1 {
 		t.Fatalf("first run %+v %v", first, err)
 	}
-	second, err := env.Run(ctx, spec, core)
-	if err != nil || !second.CacheHit || second.Output != first.Output || calls != 1 {
-		t.Fatalf("second run %+v %v (calls %d)", second, err, calls)
+	second, err := env.Run(ctx, spec, c.core)
+	if err != nil || !second.CacheHit || second.Output != first.Output || c.calls != 1 {
+		t.Fatalf("second run %+v %v (calls %d)", second, err, c.calls)
 	}
 	got, err := env.ResolveRef(ctx, "optics", "forge")
 	if err != nil || got != first.Output {
 		t.Fatalf("ref %s %v", got, err)
 	}
-	spec.Params = map[string]any{"k": "w"}
-	third, _ := env.Run(ctx, spec, core)
-	if third.CacheHit || calls != 2 || third.Explain.Changed[0] != "params_digest" {
+	spec.Params = params{K: "w"}
+	third, _ := env.Run(ctx, spec, c.core)
+	if third.CacheHit || c.calls != 2 || third.Explain.Changed[0] != "params_digest" {
 		t.Fatalf("changed params: %+v", third)
+	}
+	// Another subject with otherwise equal ingredients is another action.
+	spec.Subject = "optics2"
+	fourth, _ := env.Run(ctx, spec, c.core)
+	if fourth.CacheHit || c.calls != 3 {
+		t.Fatalf("a second subject hit the first one's entry: %+v", fourth)
+	}
+}
+
+func TestSpecRefusesWhatTheKeyCannotHold(t *testing.T) {
+	ctx := context.Background()
+	env, _ := newEnv(t)
+	c := &counting{}
+	for name, spec := range map[string]stage.Spec{
+		"map params":         {Stage: "forge", Version: "1", Subject: "optics", Params: map[string]any{"k": "v"}},
+		"hidden field":       {Stage: "forge", Version: "1", Subject: "optics", Params: struct{ k string }{"v"}},
+		"input not a digest": {Stage: "forge", Version: "1", Subject: "optics", Inputs: []string{"abc"}},
+		"bad subject":        {Stage: "forge", Version: "1", Subject: "../x"},
+	} {
+		if _, err := env.Run(ctx, spec, c.core); exitcode.Of(err) != exitcode.Internal {
+			t.Errorf("%s: exit %d (%v)", name, exitcode.Of(err), err)
+		}
+	}
+	if c.calls != 0 {
+		t.Fatalf("a core ran under a spec the key cannot hold")
 	}
 }
 
@@ -66,7 +133,7 @@ func TestHaltIsAuditedAndStoresNothing(t *testing.T) {
 	if exitcode.Of(err) != exitcode.Rejected {
 		t.Fatalf("exit %d: %v", exitcode.Of(err), err)
 	}
-	recs, _ := audit.List(ctx, env.Store, audit.Filter{Subject: "optics", Stage: "mine"})
+	recs := auditOf(t, env, "optics", "mine")
 	if len(recs) != 2 || recs[1].ReasonCode != "oversized" {
 		t.Fatalf("audit %+v", recs)
 	}
@@ -78,27 +145,148 @@ func TestHaltIsAuditedAndStoresNothing(t *testing.T) {
 	}
 }
 
-func TestCorruptInputHaltsWithAudit(t *testing.T) {
+// A core that reads a corrupt input halts with exit 65 and exactly one
+// audit record, whether the input is read raw or decoded.
+func TestCorruptInputAuditedOnce(t *testing.T) {
 	ctx := context.Background()
-	env, dir := newEnv(t)
-	d, _ := env.Store.Put(ctx, []byte(`{"subject_id":"optics","entries":[],"schema_version":"1.0.0"}`))
-	path := filepath.Join(dir, "objects", "sha256", d[:2], d)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	for _, decode := range []bool{false, true} {
+		env, dir := newEnv(t)
+		d, _ := env.Store.Put(ctx, []byte(`{"subject_id":"optics","entries":[],"schema_version":"1.0.0"}`))
+		flip(t, dir, d)
+		spec := stage.Spec{Stage: "smelt", Version: "1", Subject: "optics", Inputs: []string{d}}
+		_, err := env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
+			var err error
+			if decode {
+				_, err = stage.Load[map[string]any](ctx, env, spec, d)
+			} else {
+				_, err = stage.LoadBytes(ctx, env, spec, d)
+			}
+			return stage.Output{}, err
+		})
+		if exitcode.Of(err) != exitcode.Rejected || !errors.Is(err, store.ErrCorrupt) {
+			t.Fatalf("exit %d: %v", exitcode.Of(err), err)
+		}
+		recs := auditOf(t, env, "optics", "smelt")
+		if len(recs) != 1 || recs[0].ReasonCode != "corrupt_object" || !strings.Contains(recs[0].Detail, d[:12]) || recs[0].InputDigests[0] != d {
+			t.Fatalf("decode=%v: audit %+v", decode, recs)
+		}
 	}
-	raw[5] ^= 1
-	os.Chmod(path, 0o644)
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	spec := stage.Spec{Stage: "smelt", Version: "1", Subject: "optics", Inputs: []string{d}}
-	_, err = stage.LoadBytes(ctx, env, spec, d)
+}
+
+func TestUndecodableInputAuditedOnce(t *testing.T) {
+	ctx := context.Background()
+	env, _ := newEnv(t)
+	d, _ := env.Store.Put(ctx, []byte(`not json`))
+	spec := stage.Spec{Stage: "forge", Version: "1", Subject: "optics", Inputs: []string{d}}
+	_, err := env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
+		_, err := stage.Load[map[string]any](ctx, env, spec, d)
+		return stage.Output{}, err
+	})
 	if exitcode.Of(err) != exitcode.Rejected {
 		t.Fatalf("exit %d: %v", exitcode.Of(err), err)
 	}
-	recs, _ := audit.List(ctx, env.Store, audit.Filter{Subject: "optics"})
-	if len(recs) != 1 || recs[0].ReasonCode != "corrupt_object" || !strings.Contains(recs[0].Detail, d[:12]) {
+	if recs := auditOf(t, env, "optics", "forge"); len(recs) != 1 || recs[0].ReasonCode != "undecodable_input" {
 		t.Fatalf("audit %+v", recs)
+	}
+}
+
+// A hit re-hashes its cached output: a corrupt one halts (exit 65, one
+// record, the core does not run); a missing one is recomputed.
+func TestHitVerifiesCachedOutput(t *testing.T) {
+	ctx := context.Background()
+	env, dir := newEnv(t)
+	spec := stage.Spec{Stage: "compose", Version: "1", Subject: "optics", Params: params{K: "v"}}
+	c := &counting{}
+	first, err := env.Run(ctx, spec, c.core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip(t, dir, first.Output)
+	before := len(auditOf(t, env, "optics", "compose"))
+	res, err := env.Run(ctx, spec, c.core)
+	if exitcode.Of(err) != exitcode.Rejected || res.CacheHit || c.calls != 1 {
+		t.Fatalf("hit on a corrupt output: exit %d %v %+v (calls %d)", exitcode.Of(err), err, res, c.calls)
+	}
+	recs := auditOf(t, env, "optics", "compose")[before:]
+	if len(recs) != 1 || recs[0].ReasonCode != "corrupt_object" || !strings.Contains(recs[0].Detail, first.Output[:12]) {
+		t.Fatalf("audit %+v", recs)
+	}
+	// Gone altogether, the output is made again and the hit becomes a miss.
+	if err := os.Remove(objectPath(dir, first.Output)); err != nil {
+		t.Fatal(err)
+	}
+	res, err = env.Run(ctx, spec, c.core)
+	if err != nil || res.CacheHit || c.calls != 2 || res.Output != first.Output || !slices.Contains(res.Explain.Changed, "cached output missing") {
+		t.Fatalf("missing output: %+v %v (calls %d)", res, err, c.calls)
+	}
+	if _, err := env.Store.Get(ctx, first.Output); err != nil {
+		t.Fatalf("the output was not stored again: %v", err)
+	}
+}
+
+// A hit confirms its input objects exist; without one, the stage runs.
+func TestHitChecksInputsExist(t *testing.T) {
+	ctx := context.Background()
+	env, dir := newEnv(t)
+	in, _ := env.Store.Put(ctx, []byte(`{"x":1}`))
+	spec := stage.Spec{Stage: "run", Version: "1", Subject: "optics", Inputs: []string{in, stage.Absent}}
+	c := &counting{}
+	if _, err := env.Run(ctx, spec, c.core); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := env.Run(ctx, spec, c.core); err != nil || !res.CacheHit {
+		t.Fatalf("rerun with its inputs present: %+v %v", res, err)
+	}
+	if err := os.Remove(objectPath(dir, in)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := env.Run(ctx, spec, c.core)
+	if err != nil || res.CacheHit || c.calls != 2 || !slices.Contains(res.Explain.Changed, "input missing") {
+		t.Fatalf("hit without its input: %+v %v (calls %d)", res, err, c.calls)
+	}
+}
+
+// A recorded action producing another output is a typed internal error with
+// an audit record; the record and the ref keep the first output.
+func TestCacheConflictIsTypedAndAudited(t *testing.T) {
+	ctx := context.Background()
+	env, dir := newEnv(t)
+	spec := stage.Spec{Stage: "ratify", Version: "1", Subject: "optics"}
+	c := &counting{}
+	first, err := env.Run(ctx, spec, c.core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(objectPath(dir, first.Output)); err != nil {
+		t.Fatal(err)
+	}
+	c.out = 1 // the "same" action now computes something else
+	_, err = env.Run(ctx, spec, c.core)
+	var conflict *stagecache.ConflictError
+	if exitcode.Of(err) != exitcode.Internal || !errors.As(err, &conflict) {
+		t.Fatalf("conflict: exit %d %T %v", exitcode.Of(err), err, err)
+	}
+	recs := auditOf(t, env, "optics", "ratify")
+	if last := recs[len(recs)-1]; last.ReasonCode != "cache_conflict" || last.Kind != audit.KindHalt {
+		t.Fatalf("audit %+v", recs)
+	}
+	if n := len(recs); n != 3 { // the core's record twice, the conflict once
+		t.Fatalf("%d audit records: %+v", n, recs)
+	}
+	if got, _ := env.ResolveRef(ctx, "optics", "ratify"); got != first.Output {
+		t.Fatalf("ref moved to the conflicting output: %s", got)
+	}
+}
+
+func TestMoveRef(t *testing.T) {
+	ctx := context.Background()
+	env, _ := newEnv(t)
+	for _, v := range []string{"a", "a", "b"} {
+		if err := env.MoveRef(ctx, "subjects/optics/forge", v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _, _ := env.Store.GetRef(ctx, "subjects/optics/forge"); string(got) != "b" {
+		t.Fatalf("ref %q", got)
 	}
 }

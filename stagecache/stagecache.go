@@ -1,31 +1,39 @@
 // Package stagecache maps a stage's action key to the digest of the output it
 // produced, in the spirit of the Go command's build cache: the key is a BLAKE3
-// hash over a canonical description of everything the output depends on
-// (stage, stage version, code identity, parameters digest, input digests), so
-// a rerun with unchanged inputs finds its output and does no work.
+// hash over the canonical JSON of everything the output depends on (stage,
+// stage version, code identity, subject id, the digest of the stage's typed
+// parameters, input digests), so a rerun with unchanged inputs finds its
+// output and does no work.
 //
 // Records live in the store as refs: cache/<stage>/<key> (create-only; the
-// output of an action never changes) and cache/last/<subject>/<stage> (the
-// latest record for a subject's stage, moved by compare-and-swap), which lets
-// Explain say which ingredient changed since the previous run.
+// output of an action never changes, and a second output for the same key is
+// a *ConflictError) and cache/last/<subject>/<stage> (the latest record for a
+// subject's stage), which lets Explain say which ingredient changed since the
+// previous run. Every ref write goes through the store's compare-and-swap
+// helpers.
 package stagecache
 
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/zeebo/blake3"
 
 	"formation/canon"
+	"formation/internal/exitcode"
+	"formation/store"
 )
 
-// Ingredients are everything a stage's output depends on.
+// Ingredients are everything a stage's output depends on. Key hashes the
+// whole struct, so a field added here is part of the key by construction.
 type Ingredients struct {
 	Stage        string   `json:"stage"`
 	StageVersion string   `json:"stage_version"`
 	CodeIdentity string   `json:"code_identity"`
+	Subject      string   `json:"subject"`
 	ParamsDigest string   `json:"params_digest"`
 	Inputs       []string `json:"inputs"`
 }
@@ -48,8 +56,14 @@ func CodeIdentity(stage, stageVersion, moduleVersion string) string {
 	return stage + "@" + stageVersion + "+" + moduleVersion
 }
 
-// ParamsDigest is the SHA-256 of a stage's canonical parameters.
+// ParamsDigest is the SHA-256 of a stage's canonical parameters. The
+// parameters must be a struct whose every field the canonical form carries
+// (see CheckParams): a field the encoding skipped would be a field the key
+// ignores.
 func ParamsDigest(params any) (string, error) {
+	if err := CheckParams(params); err != nil {
+		return "", err
+	}
 	d, err := canon.SHA256Hex(params)
 	if err != nil {
 		return "", fmt.Errorf("stagecache: params: %w", err)
@@ -60,23 +74,31 @@ func ParamsDigest(params any) (string, error) {
 // Record is what the cache stores for one action.
 type Record struct {
 	Key         string      `json:"key"`
-	Subject     string      `json:"subject"`
 	Ingredients Ingredients `json:"ingredients"`
 	Output      string      `json:"output"`
 }
 
-// RefStore is the part of the object store the cache needs.
-type RefStore interface {
-	GetRef(ctx context.Context, name string) ([]byte, string, error)
-	SetRef(ctx context.Context, name, old string, value []byte) (string, error)
+// ConflictError is an action recorded with one output and produced again
+// with another: the stage is not deterministic, or the key misses something
+// the output depends on. Either way it is a bug, never an input problem.
+type ConflictError struct {
+	Stage    string
+	Key      string
+	Recorded string // the output already under the key
+	Output   string // the output this run produced
 }
 
-// Cache is the stage cache over a store. IsNotFound and IsPrecondition
-// classify the store's errors (the store package provides both).
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("stagecache: action %s of stage %s already recorded with output %s, now %s: the stage is not deterministic or its key misses an ingredient",
+		e.Key, e.Stage, e.Recorded, e.Output)
+}
+
+// ExitCode is exitcode.Internal (exitcode.Coder).
+func (e *ConflictError) ExitCode() int { return exitcode.Internal }
+
+// Cache is the stage cache over a store.
 type Cache struct {
-	Refs           RefStore
-	IsNotFound     func(error) bool
-	IsPrecondition func(error) bool
+	Store store.Store
 }
 
 // Explanation says whether a lookup hit and, on a miss, what changed since the
@@ -92,7 +114,7 @@ type Explanation struct {
 }
 
 // Lookup finds the output recorded for these ingredients.
-func (c *Cache) Lookup(ctx context.Context, subject string, in Ingredients) (Explanation, error) {
+func (c *Cache) Lookup(ctx context.Context, in Ingredients) (Explanation, error) {
 	key, err := in.Key()
 	if err != nil {
 		return Explanation{}, err
@@ -106,63 +128,55 @@ func (c *Cache) Lookup(ctx context.Context, subject string, in Ingredients) (Exp
 		ex.Hit, ex.Output = true, rec.Output
 		return ex, nil
 	}
-	prev, found, err := c.read(ctx, lastRef(subject, in.Stage))
-	if err != nil {
+	prev, found, err := c.read(ctx, lastRef(in.Subject, in.Stage))
+	switch {
+	case errors.Is(err, errUndecodable):
+		// The previous record only explains; one in an older format must
+		// not stop the stage.
+		ex.Changed = []string{"previous record unreadable"}
+	case err != nil:
 		return ex, err
-	}
-	if found {
+	case found:
 		ex.Previous = prev.Key
 		ex.Changed, ex.Added, ex.Removed = diff(prev.Ingredients, in)
-	} else {
+	default:
 		ex.Changed = []string{"no previous record"}
 	}
 	return ex, nil
 }
 
 // Record records output as the result of these ingredients and makes it the
-// subject's latest record for the stage.
-func (c *Cache) Record(ctx context.Context, subject string, in Ingredients, output string) error {
+// subject's latest record for the stage. An action already recorded with
+// the same output is fine (two writers raced); with another output it is a
+// *ConflictError and nothing is changed.
+func (c *Cache) Record(ctx context.Context, in Ingredients, output string) error {
 	key, err := in.Key()
 	if err != nil {
 		return err
 	}
 	in.Inputs = slices.Sorted(slices.Values(in.Inputs))
-	rec := Record{Key: key, Subject: subject, Ingredients: in, Output: output}
+	rec := Record{Key: key, Ingredients: in, Output: output}
 	body, err := canon.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("stagecache: %w", err)
 	}
-	if _, err := c.Refs.SetRef(ctx, actionRef(in.Stage, key), "", body); err != nil && !c.IsPrecondition(err) {
+	created, err := store.CreateRef(ctx, c.Store, actionRef(in.Stage, key), body)
+	if err != nil {
 		return fmt.Errorf("stagecache: record %s: %w", key, err)
-	} else if err != nil {
-		// Someone recorded the same action: its output must be ours, or a stage is not deterministic.
-		old, _, rerr := c.read(ctx, actionRef(in.Stage, key))
-		if rerr != nil {
-			return rerr
+	}
+	if !created {
+		old, _, err := c.read(ctx, actionRef(in.Stage, key))
+		if err != nil {
+			return err
 		}
 		if old.Output != output {
-			return fmt.Errorf("stagecache: action %s already recorded with output %s, now %s: stage %s is not deterministic", key, old.Output, output, in.Stage)
+			return &ConflictError{Stage: in.Stage, Key: key, Recorded: old.Output, Output: output}
 		}
 	}
-	return c.moveLast(ctx, lastRef(subject, in.Stage), body)
-}
-
-func (c *Cache) moveLast(ctx context.Context, name string, body []byte) error {
-	for attempt := 0; attempt < 8; attempt++ {
-		_, version, err := c.Refs.GetRef(ctx, name)
-		if err != nil && !c.IsNotFound(err) {
-			return fmt.Errorf("stagecache: %w", err)
-		}
-		if err != nil {
-			version = ""
-		}
-		if _, err = c.Refs.SetRef(ctx, name, version, body); err == nil {
-			return nil
-		} else if !c.IsPrecondition(err) {
-			return fmt.Errorf("stagecache: move %s: %w", name, err)
-		}
+	if err := store.SetRefValue(ctx, c.Store, lastRef(in.Subject, in.Stage), body); err != nil {
+		return fmt.Errorf("stagecache: %w", err)
 	}
-	return fmt.Errorf("stagecache: move %s: too much contention", name)
+	return nil
 }
 
 // Last returns the subject's latest record for a stage.
@@ -171,19 +185,22 @@ func (c *Cache) Last(ctx context.Context, subject, stage string) (Record, bool, 
 }
 
 func (c *Cache) read(ctx context.Context, name string) (Record, bool, error) {
-	body, _, err := c.Refs.GetRef(ctx, name)
+	body, _, err := c.Store.GetRef(ctx, name)
 	if err != nil {
-		if c.IsNotFound(err) {
+		if errors.Is(err, store.ErrNotFound) {
 			return Record{}, false, nil
 		}
 		return Record{}, false, fmt.Errorf("stagecache: read %s: %w", name, err)
 	}
 	var rec Record
 	if err := canon.Unmarshal(body, &rec); err != nil {
-		return Record{}, false, fmt.Errorf("stagecache: decode %s: %w", name, err)
+		return Record{}, false, fmt.Errorf("stagecache: decode %s: %w: %w", name, errUndecodable, err)
 	}
 	return rec, true, nil
 }
+
+// errUndecodable marks a record that is not a Record of this version.
+var errUndecodable = errors.New("not a cache record")
 
 func actionRef(stage, key string) string { return "cache/" + stage + "/" + key }
 func lastRef(subject, stage string) string {

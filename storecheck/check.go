@@ -16,8 +16,6 @@ import (
 	"formation/audit"
 	"formation/canon"
 	"formation/reviewed"
-	"formation/stage"
-	"formation/stagecache"
 	"formation/store"
 )
 
@@ -129,18 +127,19 @@ func referenced(name string, val []byte) ([]string, error) {
 			return nil, fmt.Errorf("not an audit batch: %w", err)
 		}
 		return nil, nil
-	case strings.HasPrefix(name, "cache/runs/"):
-		var lr stage.LastRun
-		if err := canon.Unmarshal(val, &lr); err != nil {
-			return nil, fmt.Errorf("not a last-run note: %w", err)
-		}
-		return digestList(lr.Output)
 	case strings.HasPrefix(name, "cache/"):
-		var rec stagecache.Record
-		if err := canon.Unmarshal(val, &rec); err != nil {
-			return nil, fmt.Errorf("not a stage-cache record: %w", err)
+		// Cache records and last-run notes of every format so far name their
+		// output in the field "output"; older formats differ in the rest.
+		doc, err := canon.Decode(val)
+		obj, ok := doc.(*canon.Object)
+		if err != nil || !ok {
+			return nil, fmt.Errorf("not a stage-cache record: %v", err)
 		}
-		return digestList(rec.Output)
+		out, ok := obj.String("output")
+		if !ok {
+			return nil, errors.New("a stage-cache record without an output")
+		}
+		return digestList(out)
 	}
 	return digestList(strings.TrimSpace(string(val)))
 }
