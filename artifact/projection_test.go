@@ -34,7 +34,7 @@ func TestProjectionLiterals(t *testing.T) {
 
 // Every successful compose vector names the validated_set_sha of its input.
 func TestComposeVectorsValidatedSetSHA(t *testing.T) {
-	dir := testutil.Conformance(t, "vectors", "compose")
+	dir := testutil.Vector(t, "compose")
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
 	if len(matches) < 10 {
 		t.Fatalf("only %d compose vectors", len(matches))

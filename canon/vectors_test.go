@@ -30,7 +30,7 @@ type vectorFile struct {
 
 func loadVectors(t *testing.T) vectorFile {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Conformance(t, "vectors", "canonical_json.json"))
+	raw, err := os.ReadFile(testutil.Vector(t, "canonical_json.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

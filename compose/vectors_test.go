@@ -43,7 +43,7 @@ type expectedError struct {
 	PythonException string `json:"python_exception"`
 }
 
-func vectorDir(t *testing.T) string { return testutil.Conformance(t, "vectors", "compose") }
+func vectorDir(t *testing.T) string { return testutil.Vector(t, "compose") }
 
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()

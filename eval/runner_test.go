@@ -75,12 +75,12 @@ func newRuntime(t *testing.T, k *knowledge.Knowledge) *runtime.Runtime {
 	t.Helper()
 	ctx := context.Background()
 	safety, err := packs.LoadSafetyPack(ctx, packs.DefaultSafetyPackID, packs.LoadOptions{
-		SearchPaths: []string{testutil.Conformance(t, "original", "packs", "safety")}})
+		SearchPaths: []string{testutil.ShippedPacks(t, packs.SafetyDir)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id, err := packs.LoadIdentityPack(ctx, packs.DefaultIdentityPackID, packs.LoadOptions{
-		SearchPaths: []string{testutil.Conformance(t, "original", "packs", "identity")}})
+		SearchPaths: []string{testutil.ShippedPacks(t, packs.IdentityDir)}})
 	if err != nil {
 		t.Fatal(err)
 	}

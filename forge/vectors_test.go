@@ -36,7 +36,7 @@ type forgeExpected struct {
 
 func readVector[T any](t *testing.T, name string) T {
 	t.Helper()
-	data, err := os.ReadFile(testutil.Conformance(t, "vectors", "forge", name))
+	data, err := os.ReadFile(testutil.Vector(t, "forge", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // originalPacks is the folder of the original's real pack artifacts.
 func originalPacks(t testing.TB) string {
 	t.Helper()
-	return testutil.Conformance(t, "original", "packs")
+	return testutil.Original(t, "packs")
 }
 
 func originalSafetyDir(t testing.TB) string {

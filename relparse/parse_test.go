@@ -21,7 +21,7 @@ type parseVectors struct {
 
 func loadVectors(t *testing.T) parseVectors {
 	t.Helper()
-	data, err := os.ReadFile(testutil.Conformance(t, "vectors", "parse_triple.json"))
+	data, err := os.ReadFile(testutil.Vector(t, "parse_triple.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func TestClaimsBlock(t *testing.T) {
 // The original's production registry loads: schema 1, shay-j primary with
 // the wildcard, three claims, and the math_expert_claims key tolerated.
 func TestOriginalRegistryLoads(t *testing.T) {
-	path := testutil.Conformance(t, "original", "docs", "reviewers.yaml")
+	path := testutil.Original(t, "docs", "reviewers.yaml")
 	r, err := Load(context.Background(), path)
 	if err != nil {
 		t.Fatalf("load: %v", err)

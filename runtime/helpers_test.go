@@ -15,7 +15,7 @@ import (
 // opticsVTS is the Forge output of the conformance compose case definition_1.
 func opticsVTS(t testing.TB) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Conformance(t, "vectors", "compose", "definition_1.input.json"))
+	raw, err := os.ReadFile(testutil.Vector(t, "compose", "definition_1.input.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,18 +40,18 @@ func opticsKnowledge(t testing.TB) *knowledge.Knowledge {
 	return k
 }
 
-// loadPacks loads the original's ratified safety pack and default identity
+// loadPacks loads the shipped ratified safety pack and default identity
 // pack in production mode and composes the manifold.
 func loadPacks(t testing.TB) (*packs.SafetyPack, *packs.Manifold) {
 	t.Helper()
 	ctx := context.Background()
 	safety, err := packs.LoadSafetyPack(ctx, packs.DefaultSafetyPackID, packs.LoadOptions{
-		SearchPaths: []string{testutil.Conformance(t, "original", "packs", "safety")}})
+		SearchPaths: []string{testutil.ShippedPacks(t, packs.SafetyDir)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id, err := packs.LoadIdentityPack(ctx, packs.DefaultIdentityPackID, packs.LoadOptions{
-		SearchPaths: []string{testutil.Conformance(t, "original", "packs", "identity")}})
+		SearchPaths: []string{testutil.ShippedPacks(t, packs.IdentityDir)}})
 	if err != nil {
 		t.Fatal(err)
 	}

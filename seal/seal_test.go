@@ -12,7 +12,7 @@ import (
 
 func loadSealVectors(t *testing.T) *canon.Object {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Conformance(t, "vectors", "seal.json"))
+	raw, err := os.ReadFile(testutil.Vector(t, "seal.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func readSmeltVector(t *testing.T, name string) (smeltInput, artifact.SmeltedBun
 
 func readJSON(t *testing.T, file string, v any) {
 	t.Helper()
-	data, err := os.ReadFile(testutil.Conformance(t, "vectors", "smelt", file))
+	data, err := os.ReadFile(testutil.Vector(t, "smelt", file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ type verifyDoc struct {
 }
 
 func originalFiles(t *testing.T, reports bool) []string {
-	root := testutil.Conformance(t, "original")
+	root := testutil.Original(t)
 	var files []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
@@ -96,7 +96,7 @@ func TestVerifyOriginalReports(t *testing.T) {
 			t.Errorf("%s: kind %s", f.Path, f.Kind)
 		}
 		if !f.Valid {
-			invalid[filepath.ToSlash(strings.TrimPrefix(f.Path, testutil.Conformance(t, "original")+string(filepath.Separator)))] = f.Reason
+			invalid[filepath.ToSlash(strings.TrimPrefix(f.Path, testutil.Original(t)+string(filepath.Separator)))] = f.Reason
 		}
 	}
 	want := map[string]string{
@@ -137,12 +137,12 @@ func TestVerifyOriginalPacks(t *testing.T) {
 		t.Fatalf("exit %d, %d valid, invalid %v", code, valid, invalid)
 	}
 	// Only valid files: exit 0.
-	code, _, _ = run(t, "", "verify", testutil.Conformance(t, "original", "packs", "safety", "core_safety_axes_v1.json"))
+	code, _, _ = run(t, "", "verify", testutil.Original(t, "packs", "safety", "core_safety_axes_v1.json"))
 	if code != 0 {
 		t.Fatalf("valid pack: exit %d", code)
 	}
 	// Anything else is unknown and invalid.
-	code, out, _ = run(t, "", "--json", "verify", testutil.Conformance(t, "original", "packs", "register", "_catalog.json"))
+	code, out, _ = run(t, "", "--json", "verify", testutil.Original(t, "packs", "register", "_catalog.json"))
 	if code != 77 || !strings.Contains(out, `"kind":"unknown"`) {
 		t.Fatalf("catalog: %d %s", code, out)
 	}

@@ -46,7 +46,7 @@ type cliWorld struct {
 func newCLIWorld(t *testing.T) cliWorld {
 	w := ledgertest.New(t)
 	return cliWorld{w, []string{"--store", "file://" + w.StoreDir, "--courses-dir", w.CoursesDir,
-		"--trusted-keys", w.TrustedPath, "--packs-dir", testutil.Conformance(t, "original", "packs")}}
+		"--trusted-keys", w.TrustedPath, "--packs-dir", testutil.ShippedPacks(t)}}
 }
 
 func (w cliWorld) run(t *testing.T, args ...string) (int, string, string) {
@@ -189,7 +189,7 @@ func TestEvalCommandErrors(t *testing.T) {
 	}
 	// Without trusted keys nothing verifies: nothing to evaluate.
 	code, _, errs := runLedgerCLI(t, "--store", "file://"+w.StoreDir, "--courses-dir", w.CoursesDir,
-		"--packs-dir", testutil.Conformance(t, "original", "packs"), "eval", "--domain", ledgertest.Domain, "domain_qa")
+		"--packs-dir", testutil.ShippedPacks(t), "eval", "--domain", ledgertest.Domain, "domain_qa")
 	if code != 65 || !strings.Contains(errs, "no promoted course that verifies") {
 		t.Fatalf("no trusted keys: exit %d %q", code, errs)
 	}
@@ -232,7 +232,7 @@ func TestClaimSignRefusals(t *testing.T) {
 }
 
 func TestReviewersCheckOriginalRegistry(t *testing.T) {
-	code, out, _ := runLedgerCLI(t, "--json", "reviewers", "check", testutil.Conformance(t, "original", "docs", "reviewers.yaml"))
+	code, out, _ := runLedgerCLI(t, "--json", "reviewers", "check", testutil.Original(t, "docs", "reviewers.yaml"))
 	var doc ReviewersCheckOutput
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func (w *World) Sources() ledger.Sources {
 	return ledger.Sources{Store: w.Store, CoursesDir: w.CoursesDir, RegistryPath: w.RegistryPath, Trusted: &tr}
 }
 
-// EvalEnv runs lanes over the conformance packs.
+// EvalEnv runs lanes over the shipped packs.
 func (w *World) EvalEnv(t testing.TB) eval.Env {
 	t.Helper()
 	safety, manifold := Packs(t)
@@ -113,17 +113,17 @@ func (w *World) EvalEnv(t testing.TB) eval.Env {
 		}}
 }
 
-// Packs loads the original's ratified safety pack and default identity pack.
+// Packs loads the shipped ratified safety pack and default identity pack.
 func Packs(t testing.TB) (*packs.SafetyPack, *packs.Manifold) {
 	t.Helper()
 	ctx := context.Background()
 	safety, err := packs.LoadSafetyPack(ctx, packs.DefaultSafetyPackID, packs.LoadOptions{
-		SearchPaths: []string{testutil.Conformance(t, "original", "packs", "safety")}})
+		SearchPaths: []string{testutil.ShippedPacks(t, packs.SafetyDir)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id, err := packs.LoadIdentityPack(ctx, packs.DefaultIdentityPackID, packs.LoadOptions{
-		SearchPaths: []string{testutil.Conformance(t, "original", "packs", "identity")}})
+		SearchPaths: []string{testutil.ShippedPacks(t, packs.IdentityDir)}})
 	if err != nil {
 		t.Fatal(err)
 	}

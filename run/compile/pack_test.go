@@ -17,7 +17,7 @@ import (
 // hold the identity word "operator"/"identity".
 func safetyPackInput(t *testing.T) fixtures.Input {
 	t.Helper()
-	data, err := os.ReadFile(testutil.Conformance(t, "original", "packs", "safety", "core_safety_axes_v1.json"))
+	data, err := os.ReadFile(testutil.Original(t, "packs", "safety", "core_safety_axes_v1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // expected.json and input.json describe.
 func vectorCourse(t *testing.T, name string) (artifact.Course, []byte) {
 	t.Helper()
-	dir := testutil.Conformance(t, "vectors", "compose")
+	dir := testutil.Vector(t, "compose")
 	y, err := os.ReadFile(filepath.Join(dir, name+".course.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ const (
 // duplicate), 3 quarantined candidates.
 func opticsVTS(t *testing.T) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Conformance(t, "vectors", "compose", "definition_1.input.json"))
+	raw, err := os.ReadFile(testutil.Vector(t, "compose", "definition_1.input.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
