@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"formation/artifact"
+	"formation/ident"
 )
 
 // Template ids, all at version 1.0.0.
@@ -77,7 +78,7 @@ func Render(vts artifact.ValidatedTripleSet, spec artifact.SubjectSpec, sourceBu
 		return nil, &Error{Kind: KindVersionMismatch, Msg: fmt.Sprintf(
 			"template_version mismatch — caller asked for %q but registry has %q", templateVersion, t.version)}
 	}
-	if !isSHA(sourceBundleSHA) {
+	if !ident.ValidDigest(sourceBundleSHA) {
 		return nil, &Error{Kind: KindInvalidInput, Msg: fmt.Sprintf("source_bundle_sha %q is not 64 lowercase hex characters", sourceBundleSHA)}
 	}
 	body, err := t.render(input{vts: vts, spec: spec, bundleSHA: sourceBundleSHA, t: t})
@@ -120,17 +121,4 @@ func Compose(vts artifact.ValidatedTripleSet, spec artifact.SubjectSpec, sourceB
 		SchemaVersion:   artifact.SchemaVersion,
 	}
 	return course, yaml, nil
-}
-
-func isSHA(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"formation/ident"
 )
 
 // Path reason codes, shared with the miner, which reports them as refusals.
@@ -13,33 +15,13 @@ const (
 )
 
 // MaxIDLen bounds every id so that ids fit in store keys and file names.
-const MaxIDLen = 255
+const MaxIDLen = ident.MaxIDLen
 
-// ValidSubjectID checks a subject id: [A-Za-z0-9._-]+, at most MaxIDLen
-// bytes, not starting with '.', never containing "..". The same rule keeps
-// source, question, domain and lane ids safe to use in keys and paths.
-func ValidSubjectID(s string) error {
-	switch {
-	case s == "":
-		return fmt.Errorf("empty id")
-	case len(s) > MaxIDLen:
-		return fmt.Errorf("id longer than %d bytes", MaxIDLen)
-	case s[0] == '.':
-		return fmt.Errorf("id %q starts with '.'", s)
-	case strings.Contains(s, ".."):
-		return fmt.Errorf("id %q contains \"..\"", s)
-	}
-	for i := 0; i < len(s); i++ {
-		if !idByte(s[i]) {
-			return fmt.Errorf("id %q has a character outside [A-Za-z0-9._-]", s)
-		}
-	}
-	return nil
-}
-
-func idByte(c byte) bool {
-	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c == '.' || c == '_' || c == '-'
-}
+// ValidSubjectID checks a subject id with the one id rule (ident.CheckID):
+// [A-Za-z0-9._-]+, at most MaxIDLen bytes, not starting with '.', never
+// containing "..". The same rule keeps source, question, domain and lane ids
+// safe to use in keys and paths.
+func ValidSubjectID(s string) error { return ident.CheckID(s) }
 
 // validModel checks an LLM model name: the id alphabet plus ':' (as in
 // "name:tag"), never '/', so that "llm_ideation/<model>" splits one way.
@@ -48,7 +30,7 @@ func validModel(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !idByte(s[i]) && s[i] != ':' {
+		if !ident.IDByte(s[i]) && s[i] != ':' {
 			return false
 		}
 	}
@@ -82,19 +64,8 @@ func ValidTime(s string) bool {
 	return true
 }
 
-// ValidSHA256 reports whether s is 64 lowercase hex characters.
-func ValidSHA256(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9') && !('a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+// ValidSHA256 reports whether s is a digest (ident.ValidDigest).
+func ValidSHA256(s string) bool { return ident.ValidDigest(s) }
 
 // PathError says why a source path is refused.
 type PathError struct {

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"formation/artifact"
+	"formation/ident"
 )
 
 // The subject's allowlist.yaml is a YAML sequence of mappings, one per
@@ -108,7 +109,7 @@ func readEntry(n *yaml.Node) (artifact.AllowedSource, error) {
 			return e, fmt.Errorf("%w: line %d: missing %s", ErrInvalidAllowlist, n.Line, req)
 		}
 	}
-	if !isCleanSHA(e.SourceSHA) {
+	if !ident.ValidDigest(e.SourceSHA) {
 		return e, fmt.Errorf("%w: line %d: source_sha %s is not 64 lowercase hex", ErrInvalidAllowlist, n.Line, escapeUntrusted(e.SourceSHA))
 	}
 	if !validTier(e.Tier) {
@@ -178,7 +179,7 @@ func (a Allowlist) Bytes() ([]byte, error) {
 // AllowAdd is `formation allow add`: it parses the current file (nil or
 // empty for none), adds or replaces the entry and returns the new file.
 func AllowAdd(current []byte, e artifact.AllowedSource) ([]byte, error) {
-	if !isCleanSHA(e.SourceSHA) {
+	if !ident.ValidDigest(e.SourceSHA) {
 		return nil, fmt.Errorf("allow-list: add: %w: source_sha %s is not 64 lowercase hex", ErrInvalidAllowlist, escapeUntrusted(e.SourceSHA))
 	}
 	a, err := LoadAllowlist(current)

@@ -9,6 +9,7 @@ import (
 
 	"formation/artifact"
 	"formation/canon"
+	"formation/ident"
 )
 
 // Errors Validate returns instead of a result. A rejected candidate is never
@@ -128,7 +129,7 @@ func keyJSON(parts ...string) string {
 // not a safe name, and text that is not UTF-8 (canonical JSON cannot carry
 // it, so it could be neither validated nor quarantined).
 func checkInput(subjectID string, b artifact.SmeltedBundle) error {
-	if !validSubjectID(subjectID) {
+	if ident.CheckID(subjectID) != nil {
 		return fmt.Errorf("forge: %w: subject id %s must match [A-Za-z0-9._-]+, not start with '.' and not contain '..'", ErrInvalidInput, escapeUntrusted(subjectID))
 	}
 	for i, c := range b.Concepts {
@@ -166,20 +167,6 @@ func validRefs(refs []artifact.SourceRef) bool {
 func validText(ss ...string) bool {
 	for _, s := range ss {
 		if !utf8.ValidString(s) {
-			return false
-		}
-	}
-	return true
-}
-
-func validSubjectID(s string) bool {
-	if s == "" || s[0] == '.' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c == '.' || c == '_' || c == '-' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-		if !ok || (c == '.' && i+1 < len(s) && s[i+1] == '.') {
 			return false
 		}
 	}

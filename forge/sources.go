@@ -9,21 +9,8 @@ import (
 	"strings"
 
 	"formation/artifact"
+	"formation/ident"
 )
-
-// isCleanSHA reports whether s is exactly 64 lowercase hex digits.
-func isCleanSHA(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
 
 // compareSource orders citations by their full content, field by field, so
 // that merged source lists do not depend on input order. An absent offset
@@ -157,7 +144,7 @@ func (c *sourceChecker) check(refs []artifact.SourceRef, required bool) (sourceR
 
 // admit is R3 for one citation: a clean digest that is on the allow-list.
 func (c *sourceChecker) admit(ref artifact.SourceRef) (artifact.AllowedSource, *rejection) {
-	if !isCleanSHA(ref.SourceSHA) {
+	if !ident.ValidDigest(ref.SourceSHA) {
 		esc := escapeUntrusted(ref.SourceSHA)
 		return artifact.AllowedSource{}, &rejection{code: ReasonMalformedSHA, arg: esc, detail: "source_sha " + esc + " is not 64 lowercase hex"}
 	}
@@ -182,7 +169,7 @@ func rangeShape(ref artifact.SourceRef) *rejection {
 	switch {
 	case !ref.HasSpanRange():
 		return bad("text_sha, start and end must be given together")
-	case !isCleanSHA(ref.TextSHA):
+	case !ident.ValidDigest(ref.TextSHA):
 		return bad("text_sha " + escapeUntrusted(ref.TextSHA) + " is not 64 lowercase hex")
 	case *ref.Start < 0 || *ref.End <= *ref.Start:
 		return bad(fmt.Sprintf("range [%d,%d) is empty or negative", *ref.Start, *ref.End))

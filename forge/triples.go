@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"formation/artifact"
+	"formation/ident"
 	"formation/relparse"
 )
 
@@ -138,7 +139,7 @@ func (v *validation) mergeCopies(kind string, key func() string, n int, member f
 func digestList(refs []artifact.SourceRef) string {
 	ds := artifact.DistinctSHAs(refs)
 	for i, d := range ds {
-		if !isCleanSHA(d) {
+		if !ident.ValidDigest(d) {
 			ds[i] = escapeUntrusted(d)
 		}
 	}

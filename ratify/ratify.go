@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"formation/artifact"
+	"formation/ident"
 )
 
 // Gate names, in the order the report lists them (the original's order).
@@ -107,7 +108,7 @@ func check(in Input) error {
 		{"source_bundle_sha", in.SourceBundleSHA}, {"validated_set_sha", in.ValidatedSetSHA},
 		{"course_sha256", in.CourseSHA256}, {"plan_sha256", in.Plan.PlanSHA256},
 	} {
-		if !isDigest(d.v) {
+		if !ident.ValidDigest(d.v) {
 			return errorf(ReasonInvalidDigest, "%s %q is not 64 lowercase hex", d.name, d.v)
 		}
 	}
@@ -197,17 +198,4 @@ const (
 
 func errorf(reason, format string, args ...any) *Error {
 	return &Error{Reason: reason, Detail: fmt.Sprintf(format, args...)}
-}
-
-// isDigest reports whether s is 64 lowercase hex characters.
-func isDigest(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

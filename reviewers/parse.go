@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"formation/ident"
 )
 
 // reviewerFields are a reviewer's fields, all required.
@@ -24,19 +26,6 @@ func claimFields(schema int) []string {
 		f = append(f, "signature")
 	}
 	return f
-}
-
-// isDigest reports whether s is 64 lowercase hex characters.
-func isDigest(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 func parseReviewers(top *mapping, schema int) ([]Reviewer, error) {
@@ -211,7 +200,7 @@ func parseClaim(i int, n *yaml.Node, schema int, reg *Registry) (Claim, error) {
 	if _, ok := reg.Resolve(c.SignedBy); !ok {
 		return Claim{}, errf(fmt.Sprintf("%s signed_by '%s' does not resolve to a registered reviewer", at, c.SignedBy))
 	}
-	if !isDigest(c.ClaimDigest) {
+	if !ident.ValidDigest(c.ClaimDigest) {
 		return Claim{}, errf(at + " claim_digest must be a lowercase 64-char SHA-256 hex string")
 	}
 	lanes, ok := stringList(m.vals["evidence_lanes"])

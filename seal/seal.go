@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"formation/canon"
+	"formation/ident"
 )
 
 // DefaultField is the seal field of mastery reports.
@@ -68,7 +69,7 @@ func VerifySeal(v any, field string) Result {
 		return Result{Reason: ReasonNotString}
 	case s == "":
 		return Result{Reason: ReasonEmpty}
-	case !isLowerHex64(s):
+	case !ident.ValidDigest(s):
 		return Result{Reason: ReasonNotHex}
 	}
 	c := obj.Clone()
@@ -95,17 +96,4 @@ func asObject(v any) (*canon.Object, bool) {
 		return o, true
 	}
 	return nil, false
-}
-
-func isLowerHex64(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"formation/artifact"
+	"formation/ident"
 )
 
 // Extractor is this smelter's id, recorded in the extractor field of every
@@ -124,10 +125,10 @@ func groupEntries(entries []artifact.OreEntry, texts map[string][]byte) ([]textG
 
 // checkEntry checks an entry's digests and finds its text's key.
 func checkEntry(e artifact.OreEntry, texts map[string][]byte) (string, error) {
-	if !isDigest(e.SourceSHA) {
+	if !ident.ValidDigest(e.SourceSHA) {
 		return "", fmt.Errorf("%w: entry %q has source_sha %q", ErrMalformedDigest, e.URL, e.SourceSHA)
 	}
-	if e.TextSHA != "" && !isDigest(e.TextSHA) {
+	if e.TextSHA != "" && !ident.ValidDigest(e.TextSHA) {
 		return "", fmt.Errorf("%w: entry %q has text_sha %q", ErrMalformedDigest, e.URL, e.TextSHA)
 	}
 	key := TextKey(e)
@@ -148,17 +149,4 @@ func checkText(key string, b []byte) (string, error) {
 		return "", fmt.Errorf("%w: text %s", ErrInvalidText, key)
 	}
 	return string(b), nil
-}
-
-// isDigest reports whether s is 64 lower-case hex digits.
-func isDigest(s string) bool {
-	if len(s) != 2*sha256.Size {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"sort"
 
+	"formation/ident"
 	"formation/runtime/epistemic"
 	"formation/runtime/text"
 )
@@ -219,7 +220,7 @@ func status(s epistemic.Status, what func() string) (epistemic.Status, error) {
 
 func checkCitations(cs []Citation, what func() string) error {
 	for _, c := range cs {
-		if !isSHA256Hex(c.SourceSHA) {
+		if !ident.ValidDigest(c.SourceSHA) {
 			return errorf(ReasonInvalidSource, "%s cites source_sha %q, not 64 lowercase hex", what(), c.SourceSHA)
 		}
 		if c.Start < 0 || c.End < c.Start {
@@ -227,18 +228,6 @@ func checkCitations(cs []Citation, what func() string) error {
 		}
 	}
 	return nil
-}
-
-func isSHA256Hex(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // mergeCitations unites two citation lists, sorted and without duplicates.

@@ -6,15 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"formation/ident"
 )
 
-// Limits on names. A segment becomes a file or folder name on the file
-// backend (and on posix-backed S3 servers), so it must fit NAME_MAX.
-const (
-	MaxRefNameLen = 512
-	MaxSegmentLen = 255
-	DigestLen     = 64
-)
+// MaxRefNameLen bounds a whole ref name. Each segment follows the id rule
+// of package ident (at most 255 bytes: it becomes a file or folder name on
+// the file backend, and on posix-backed S3 servers, so it must fit NAME_MAX).
+const MaxRefNameLen = 512
 
 // Key layout shared by both backends (relative to the store root or prefix).
 const (
@@ -22,19 +21,8 @@ const (
 	RefsDir    = "refs"
 )
 
-// ValidDigest reports whether s is 64 lowercase hex characters.
-func ValidDigest(s string) bool {
-	if len(s) != DigestLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
+// ValidDigest reports whether s is a digest (ident.ValidDigest).
+func ValidDigest(s string) bool { return ident.ValidDigest(s) }
 
 // DigestOf returns the lowercase hex SHA-256 of data.
 func DigestOf(data []byte) string {
@@ -71,31 +59,8 @@ func refRoot(seg string) bool {
 	return false
 }
 
-func nameChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '.' || c == '_' || c == '-'
-}
-
-// checkSegment applies the rules shared by subject ids and ref segments:
-// [A-Za-z0-9._-]+, no leading '.', no "..", at most MaxSegmentLen bytes.
-func checkSegment(seg string) error {
-	switch {
-	case seg == "":
-		return errors.New("empty segment")
-	case len(seg) > MaxSegmentLen:
-		return fmt.Errorf("segment longer than %d bytes", MaxSegmentLen)
-	case seg[0] == '.':
-		return errors.New("segment starts with '.'")
-	case strings.Contains(seg, ".."):
-		return errors.New("segment contains \"..\"")
-	}
-	for i := 0; i < len(seg); i++ {
-		if !nameChar(seg[i]) {
-			return fmt.Errorf("character %q not allowed", seg[i])
-		}
-	}
-	return nil
-}
+// checkSegment applies the id rule shared by subject ids and ref segments.
+func checkSegment(seg string) error { return ident.CheckID(seg) }
 
 // ValidSubjectID checks a subject id: [A-Za-z0-9._-]+, not starting with '.',
 // never containing "..", at most MaxSegmentLen bytes.
