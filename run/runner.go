@@ -1,8 +1,3 @@
-// Package run is the Run stage: it compiles a course into a typed plan
-// (run/compile), drives every step through the real runtime in a fresh
-// session over the course's knowledge (the shim), runs the whole plan twice,
-// and records what it observed. It never repairs a field state: a step whose
-// committed state breaks versor closure halts the run.
 package run
 
 import (
@@ -63,7 +58,7 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 		}
 		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= HaltThreshold {
 			p.Output.Halted, p.Output.HaltStepIndex = true, i
-			p.Output.HaltReason = "versor_condition " + ConditionRepr(obs.VersorCondition) + " >= 1e-06"
+			p.Output.HaltReason = haltReason(obs.VersorCondition)
 			return p, nil
 		}
 		p.Output.Results = append(p.Output.Results, artifact.StepResult{
@@ -74,6 +69,12 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 		p.Events = append(p.Events, obs.Event)
 	}
 	return p, nil
+}
+
+// haltReason is the halt reason a run record keeps for a state at condition
+// v, measured or refused by the runtime.
+func haltReason(v float64) string {
+	return "versor_condition " + ConditionRepr(v) + " >= 1e-06"
 }
 
 // ConditionRepr renders a versor condition without a float: "0.0e+00" for
