@@ -7,10 +7,8 @@ import (
 	"strconv"
 
 	"formation/artifact"
+	"formation/runtime/algebra"
 )
-
-// HaltThreshold is the closure bound: a committed state at or above it halts.
-const HaltThreshold = 1.0e-6
 
 // Observation is what one step produced.
 type Observation struct {
@@ -56,7 +54,7 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 		if err != nil {
 			return p, fmt.Errorf("run: step %d (%s): %w", i, s.StepType, err)
 		}
-		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= HaltThreshold {
+		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= algebra.ClosureBound {
 			p.Output.Halted, p.Output.HaltStepIndex = true, i
 			p.Output.HaltReason = haltReason(obs.VersorCondition)
 			return p, nil
@@ -72,9 +70,10 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 }
 
 // haltReason is the halt reason a run record keeps for a state at condition
-// v, measured or refused by the runtime.
+// v, measured or refused by the runtime. The bound prints as Go's shortest
+// %g form ("1e-06"), the text run records have always held.
 func haltReason(v float64) string {
-	return "versor_condition " + ConditionRepr(v) + " >= 1e-06"
+	return "versor_condition " + ConditionRepr(v) + " >= " + strconv.FormatFloat(algebra.ClosureBound, 'g', -1, 64)
 }
 
 // ConditionRepr renders a versor condition without a float: "0.0e+00" for
