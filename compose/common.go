@@ -8,7 +8,9 @@ import (
 	"formation/artifact"
 )
 
-// Values every course declares (reference §8.4).
+// Values every course declares. maxVersorCondition is the wire text of
+// algebra.ClosureBound: its bytes are pinned by the conformance vectors, so
+// it stays a string, and a test holds it equal to the constant.
 const (
 	maxVersorCondition = "1.0e-6"
 	promotionPath      = "teaching/review.py"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"formation/runtime/algebra"
 )
 
 // The five boundaries of the v1 safety pack, which have default predicates.
@@ -14,11 +16,6 @@ const (
 	BoundaryNoSilentCorrection    = "no_silent_correction"
 	BoundaryPreserveVersorClosure = "preserve_versor_closure"
 )
-
-// VersorHaltThreshold is the closure bound: a field state is closed while its
-// versor condition is strictly below it. It is a constant, not a setting, so
-// that no caller can loosen the invariant.
-const VersorHaltThreshold = 1e-6
 
 func defaultPredicate(id string) (Predicate, bool) {
 	switch id {
@@ -40,16 +37,16 @@ func notChecked(reason string) SafetyCheckResult {
 	return SafetyCheckResult{Upheld: true, RuntimeCheckable: false, Reason: reason}
 }
 
-// preserveVersorClosure: closed iff versor_condition < 1e-6. NaN compares
-// false and so counts as a violation.
+// preserveVersorClosure: closed iff versor_condition < algebra.ClosureBound.
+// NaN compares false and so counts as a violation.
 func preserveVersorClosure(e SafetyContext) SafetyCheckResult {
 	if !e.HasFieldState {
 		return notChecked("no committed field state supplied")
 	}
 	vc := fmt.Sprintf("%.6e", e.VersorCondition)
-	limit := fmt.Sprintf("%.6e", VersorHaltThreshold)
+	limit := fmt.Sprintf("%.6e", algebra.ClosureBound)
 	r := SafetyCheckResult{
-		Upheld:           e.VersorCondition < VersorHaltThreshold,
+		Upheld:           e.VersorCondition < algebra.ClosureBound,
 		RuntimeCheckable: true,
 		Evidence:         []Evidence{{"versor_condition", vc}, {"threshold", limit}},
 	}

@@ -284,7 +284,7 @@ func (p *Pipeline) packReport(ctx context.Context, src packSource, path string, 
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
-	passes, err := DrivePlan(ctx, plan, vts, loaded, nil)
+	passes, err := drivePlan(ctx, plan, vts, loaded)
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}

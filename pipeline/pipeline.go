@@ -4,6 +4,13 @@
 // the outcome into an exit code. It is the only package that calls several
 // stages: autorun chains them, ratify re-runs earlier courses for G2, and
 // pack ratification drives a pack through forge, compose, run and ratify.
+//
+// The stages' work lives in their own packages; pipeline holds only the
+// frame. For the run stage, compiling a course, the plan runner and the shim
+// that drives each step through the chat runtime are package run
+// (run.DrivePlan); pipeline stores the plan and the record and turns a run
+// refusal (*run.Error) into a stage.Halt, so the audit record keeps the
+// run's reason code.
 package pipeline
 
 import (

@@ -12,10 +12,6 @@ import (
 	"formation/packs"
 	"formation/run"
 	"formation/run/compile"
-	"formation/runtime"
-	"formation/runtime/field"
-	"formation/runtime/knowledge"
-	"formation/runtime/trace"
 	"formation/stage"
 	"formation/store"
 )
@@ -25,8 +21,8 @@ import (
 const RuntimeVersion = "1"
 
 // Run compiles the subject's course and drives the plan twice through the
-// runtime. A run that halts on closure is stored as evidence, audited, and
-// exits 65.
+// runtime (run.DrivePlan). A run that halts on closure is stored as
+// evidence, audited, and exits 65.
 func (p *Pipeline) Run(ctx context.Context, subject string) (stage.Result, error) {
 	if err := checkSubject(subject); err != nil {
 		return stage.Result{}, err
@@ -146,7 +142,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if err != nil {
 		return artifact.RunRecord{}, err
 	}
-	passes, err := DrivePlan(ctx, in.Plan, in.VTS, loaded, nil)
+	passes, err := drivePlan(ctx, in.Plan, in.VTS, loaded)
 	if err != nil {
 		return artifact.RunRecord{}, err
 	}
@@ -181,66 +177,34 @@ func passSummary(o artifact.RunOutput) string {
 	return fmt.Sprintf("%d/%d accepted", accepted, len(o.Results))
 }
 
-// DrivePlan builds the course's knowledge index once and runs the whole plan
-// twice, each step in a fresh session over that index. operator, when not
-// nil, replaces the field operator (tests inject a drifting one).
-func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, operator field.Operator) ([2]run.Pass, error) {
-	var passes [2]run.Pass
-	k, err := knowledge.FromVTS(vts)
-	if err != nil {
-		return passes, &stage.Halt{Code: exitcode.Rejected, Reason: "knowledge_rejected", Detail: err.Error()}
-	}
-	for i := range passes {
-		mem := &lastEvent{}
-		rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
-		if err != nil {
-			return passes, exitcode.With(exitcode.SealInvalid, err)
-		}
-		passes[i], err = run.RunPlan(ctx, plan, shim(rt, mem))
-		if err != nil {
-			return passes, err
-		}
-	}
-	return passes, nil
+// drivePlan drives a plan through the runtime (run.DrivePlan) for a caller
+// inside a stage frame: a run refusal becomes a stage.Halt, so the frame
+// audits it under the run's reason code.
+func drivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded) ([2]run.Pass, error) {
+	passes, err := run.DrivePlan(ctx, plan, vts, loaded, nil)
+	return passes, haltOf(err)
 }
 
-// shim is the run stage's step function: one fresh session per step, the
-// typed step passed beside the utterance, the observation mapped by the
-// runtime's own rules (runtime.Session.Observe).
-func shim(rt *runtime.Runtime, mem *lastEvent) run.StepFunc {
-	var prior []string
-	return func(ctx context.Context, _ int, step artifact.PlanStep) (run.Observation, error) {
-		sess := rt.NewSession()
-		utterance, hint, ok, err := runtime.StepFromPlan(step)
-		if err != nil {
-			return run.Observation{}, &stage.Halt{Code: exitcode.Rejected, Reason: "plan_step_rejected", Detail: err.Error()}
-		}
-		var obs runtime.Observation
-		var event any = map[string]any{"step_type": step.StepType}
-		if !ok { // replay_assertion: binds the trace hashes of this pass so far
-			if obs, err = sess.ReplayObservation(prior); err != nil {
-				return run.Observation{}, err
-			}
-			event = map[string]any{"step_type": step.StepType, "trace_hash": obs.TraceHash, "bound_trace_hashes": len(prior)}
-		} else {
-			resp, err := sess.Turn(ctx, utterance, hint)
-			var ce *field.ClosureError
-			if errors.As(err, &ce) {
-				return run.Observation{}, &run.HaltError{Reason: "versor_condition " + run.ConditionRepr(ce.Condition) + " >= 1e-06"}
-			}
-			if err != nil {
-				return run.Observation{}, err
-			}
-			obs = sess.Observe(*hint, resp)
-			if ev, ok := mem.take(); ok {
-				event = ev
-			}
-		}
-		prior = append(prior, obs.TraceHash)
-		return run.Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
-			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event}, nil
+// haltOf maps a run refusal anywhere in err's chain to a stage.Halt with the
+// same reason code and exit code. The error keeps err's own text, which
+// names the step that was refused.
+func haltOf(err error) error {
+	var re *run.Error
+	if !errors.As(err, &re) {
+		return err
 	}
+	return &runHalt{halt: &stage.Halt{Code: re.Code, Reason: re.Reason, Detail: re.Detail()}, err: err}
 }
+
+// runHalt is a run refusal seen by the stage frame: errors.As finds the Halt
+// first, the message is the run's.
+type runHalt struct {
+	halt *stage.Halt
+	err  error
+}
+
+func (h *runHalt) Error() string   { return h.err.Error() }
+func (h *runHalt) Unwrap() []error { return []error{h.halt, h.err} }
 
 // checkSubject refuses a subject id that cannot name refs (exit 2), for the
 // stages that do not read the subject folder.
@@ -249,22 +213,4 @@ func checkSubject(subject string) error {
 		return exitcode.With(exitcode.Usage, err)
 	}
 	return nil
-}
-
-// lastEvent is the run stage's event sink: each step runs one turn, whose
-// event the shim takes right after it.
-type lastEvent struct {
-	ev  trace.TurnEvent
-	has bool
-}
-
-func (l *lastEvent) Emit(_ context.Context, e trace.TurnEvent) error {
-	l.ev, l.has = e, true
-	return nil
-}
-
-func (l *lastEvent) take() (trace.TurnEvent, bool) {
-	ev, ok := l.ev, l.has
-	l.has = false
-	return ev, ok
 }

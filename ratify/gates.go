@@ -10,6 +10,7 @@ import (
 
 	"formation/artifact"
 	"formation/canon"
+	"formation/runtime/algebra"
 )
 
 // Failure reason codes (the part of a failure reason before the first "; ").
@@ -175,7 +176,7 @@ func planVerdict(plan artifact.FormationPlan, runs [2]artifact.RunOutput) (verdi
 }
 
 // closureVerdict fails G1 for a step whose recorded versor condition is not
-// a number in [0, 1e-6): such a run should have halted.
+// a number in [0, algebra.ClosureBound): such a run should have halted.
 func closureVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
 	for r, run := range runs {
 		for i, res := range run.Results {
@@ -190,7 +191,7 @@ func closureVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
 
 func closed(repr string) bool {
 	v, err := strconv.ParseFloat(repr, 64)
-	return err == nil && !math.IsNaN(v) && v >= 0 && v < 1e-6
+	return err == nil && !math.IsNaN(v) && v >= 0 && v < algebra.ClosureBound
 }
 
 // tally counts the steps a gate measures (den) and those that pass (num).

@@ -1,8 +1,3 @@
-// Package run is the Run stage: it compiles a course into a typed plan
-// (run/compile), drives every step through the real runtime in a fresh
-// session over the course's knowledge (the shim), runs the whole plan twice,
-// and records what it observed. It never repairs a field state: a step whose
-// committed state breaks versor closure halts the run.
 package run
 
 import (
@@ -12,10 +7,8 @@ import (
 	"strconv"
 
 	"formation/artifact"
+	"formation/runtime/algebra"
 )
-
-// HaltThreshold is the closure bound: a committed state at or above it halts.
-const HaltThreshold = 1.0e-6
 
 // Observation is what one step produced.
 type Observation struct {
@@ -61,9 +54,9 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 		if err != nil {
 			return p, fmt.Errorf("run: step %d (%s): %w", i, s.StepType, err)
 		}
-		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= HaltThreshold {
+		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= algebra.ClosureBound {
 			p.Output.Halted, p.Output.HaltStepIndex = true, i
-			p.Output.HaltReason = "versor_condition " + ConditionRepr(obs.VersorCondition) + " >= 1e-06"
+			p.Output.HaltReason = haltReason(obs.VersorCondition)
 			return p, nil
 		}
 		p.Output.Results = append(p.Output.Results, artifact.StepResult{
@@ -74,6 +67,13 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 		p.Events = append(p.Events, obs.Event)
 	}
 	return p, nil
+}
+
+// haltReason is the halt reason a run record keeps for a state at condition
+// v, measured or refused by the runtime. The bound prints as Go's shortest
+// %g form ("1e-06"), the text run records have always held.
+func haltReason(v float64) string {
+	return "versor_condition " + ConditionRepr(v) + " >= " + strconv.FormatFloat(algebra.ClosureBound, 'g', -1, 64)
 }
 
 // ConditionRepr renders a versor condition without a float: "0.0e+00" for

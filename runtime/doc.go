@@ -14,7 +14,8 @@
 //     knowledge's vocabulary (package parse), or typed by the StepHint the run
 //     stage passes beside the utterance;
 //  2. the field advances (the prompt rotor conjugates the committed state);
-//     a state at or above versor_condition 1e-6 is refused, never repaired,
+//     a state at or above versor_condition algebra.ClosureBound (1e-6) is
+//     refused, never repaired,
 //     and halts the session;
 //  3. the review gate screens the utterance for identity overrides;
 //  4. a composer answers from the knowledge — definition, relation

@@ -48,6 +48,11 @@ func TestDriftingOperatorHaltsTheSession(t *testing.T) {
 	if !strings.Contains(r.Surface, "safety:preserve_versor_closure") || !slices.Contains(r.RefusalBoundaries, packs.BoundaryPreserveVersorClosure) {
 		t.Fatalf("the refusal does not name the closure boundary: %q", r.Surface)
 	}
+	// The surface prints the bound from algebra.ClosureBound; its text is
+	// kept in turn events and so must not move.
+	if want := "I cannot proceed — boundary violated: safety:preserve_versor_closure. I cannot proceed: this turn's field state left versor closure (condition 2.001e-03, bound 1e-06). Nothing was repaired; this conversation is halted."; r.Surface != want {
+		t.Fatalf("closure surface %q, want %q", r.Surface, want)
+	}
 	if r.SafetyVerdict.Upheld || r.VersorCondition != "2.001e-03" {
 		t.Fatalf("verdict %+v, condition %s", r.SafetyVerdict, r.VersorCondition)
 	}

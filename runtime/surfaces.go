@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"formation/runtime/admissibility"
+	"formation/runtime/algebra"
 	"formation/runtime/epistemic"
 	"formation/runtime/knowledge"
 	"formation/runtime/text"
@@ -36,8 +37,8 @@ func malformedSurface(input string) string {
 }
 
 func closureSurface(condition float64) string {
-	return fmt.Sprintf("I cannot proceed: this turn's field state left versor closure (condition %s, bound 1e-06). Nothing was repaired; this conversation is halted.",
-		formatCondition(condition))
+	return fmt.Sprintf("I cannot proceed: this turn's field state left versor closure (condition %s, bound %g). Nothing was repaired; this conversation is halted.",
+		formatCondition(condition), algebra.ClosureBound)
 }
 
 func haltedSurface(haltedAt int) string {

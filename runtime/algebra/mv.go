@@ -179,8 +179,15 @@ func CGAInner(a, b MV) float64 {
 	return s
 }
 
-// IsNull reports |CGAInner(a, a)| < 1e-6, the original's null-vector test.
-func IsNull(a MV) bool { return math.Abs(CGAInner(a, a)) < 1e-6 }
+// NullTolerance is how far from zero CGAInner(a, a) may be for a conformal
+// point to count as a null vector (the original's null-vector test). It
+// happens to share its value with ClosureBound but is another quantity: a
+// tolerance on a point's self-product, not the closure invariant of a field
+// state, and one may change without the other.
+const NullTolerance = 1e-6
+
+// IsNull reports |CGAInner(a, a)| < NullTolerance.
+func IsNull(a MV) bool { return math.Abs(CGAInner(a, a)) < NullTolerance }
 
 // VersorCondition is ‖a·~a − 1‖₂: the Euclidean norm over all 32 coefficients
 // of a·~a with 1 subtracted from the scalar slot. A field state is admitted only
@@ -192,7 +199,12 @@ func VersorCondition(a MV) float64 {
 }
 
 // ClosureBound is the closure invariant: a state is closed iff its
-// VersorCondition is strictly below it.
+// VersorCondition is strictly below it. It is the module's one definition of
+// the bound, and a constant, not a setting, so that no caller can loosen it:
+// the field, the safety predicate preserve_versor_closure (packs), the run
+// stage's halt (run), ratify's G1 and eval all compare against it, and the
+// texts that print the bound format it from here. compose writes it into
+// every course as the wire text "1.0e-6", which a test holds equal to it.
 const ClosureBound = 1e-6
 
 // Closed reports VersorCondition(a) < ClosureBound — the one closure predicate

@@ -16,7 +16,8 @@
 // (F' = P·F·~P; the first state is the prompt rotor itself, see Conjugate), the
 // hemisphere is fixed against the
 // anchor (the first committed state), and the result is committed only if it
-// is closed: versor_condition < 1e-6. A state at or above the bound is never
+// is closed: versor_condition < algebra.ClosureBound (1e-6). A state at or
+// above the bound is never
 // normalised, projected or replaced; Advance returns a *ClosureError, commits
 // nothing, and the field stays halted from then on. The operator that composes
 // prompt and state is the production conjugation unless a test installs

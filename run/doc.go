@@ -1,0 +1,18 @@
+// Package run is the Run stage. It holds the three parts between a composed
+// course and its run record:
+//
+//   - run/compile turns the course's YAML into a typed plan;
+//   - RunPlan (runner.go) drives a plan's steps in order through a step
+//     function and records what each observed, halting at the first state
+//     that breaks versor closure;
+//   - DrivePlan (shim.go) is the thin shim over the real chat runtime: it
+//     builds the course's knowledge index once and runs the whole plan twice,
+//     each step in a fresh runtime session.
+//
+// It never repairs a field state: a step whose committed state breaks closure
+// halts the run, and the halt is a result, kept in the record. An input that
+// cannot be run at all (a step the runtime cannot take, knowledge that does
+// not index, packs the runtime refuses) is a typed *Error with a reason code
+// and an exit code. The stage frame around it (cache, audit records, refs)
+// is the pipeline's.
+package run
