@@ -6,6 +6,7 @@ import (
 	"formation/artifact"
 	"formation/canon"
 	"formation/runtime/epistemic"
+	"formation/runtime/review"
 	"formation/runtime/text"
 )
 
@@ -33,11 +34,12 @@ func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts 
 			IssuedAt: report.IssuedAt, ValidatedSetSHA: report.ValidatedSetSHA},
 		replaces: replaces,
 	}
+	gate := review.NewGate()
 	var rejected []rejection
 	for _, con := range vts.Concepts {
 		id := map[string]any{"term": con.CanonicalTerm, "definition": con.Definition, "report": report.ReportSHA256}
-		r, rej, err := review(con.CanonicalTerm+": "+con.Definition, id, con.Sources, report, epistemic.Coherent,
-			text.Term(con.CanonicalTerm), "", "")
+		r, rej, err := reviewCandidate(gate, con.CanonicalTerm+": "+con.Definition, id, con.Sources, report,
+			epistemic.Coherent, text.Term(con.CanonicalTerm), "", "")
 		if err != nil {
 			return change{}, nil, err
 		}
@@ -49,16 +51,16 @@ func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts 
 			EpistemicStatus: epistemic.Coherent, Contributions: []Contribution{r.contribution}})
 	}
 	var err error
-	if c.triples, rejected, err = reviewTriples(vts.Relations, false, report, rejected); err != nil {
+	if c.triples, rejected, err = reviewTriples(gate, vts.Relations, false, report, rejected); err != nil {
 		return change{}, nil, err
 	}
-	if c.counters, rejected, err = reviewTriples(vts.Counters, true, report, rejected); err != nil {
+	if c.counters, rejected, err = reviewTriples(gate, vts.Counters, true, report, rejected); err != nil {
 		return change{}, nil, err
 	}
 	return c, rejected, nil
 }
 
-func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]TripleRecord, []rejection, error) {
+func reviewTriples(gate *review.Gate, rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]TripleRecord, []rejection, error) {
 	status := epistemic.Coherent
 	if counter {
 		status = epistemic.Falsified
@@ -72,7 +74,7 @@ func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifac
 			id["counter"] = true
 		}
 		sentence := t.Head + " " + artifact.SpacedRelation(t.Relation) + " " + t.Tail + "."
-		r, rej, err := review(sentence, id, t.Sources, report, status, text.Term(t.Head), text.Relation(t.Relation), text.Term(t.Tail))
+		r, rej, err := reviewCandidate(gate, sentence, id, t.Sources, report, status, text.Term(t.Head), text.Relation(t.Relation), text.Term(t.Tail))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -86,19 +88,20 @@ func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifac
 	return out, rejected, nil
 }
 
-// review runs the gate on one candidate's text. relation and tail are empty
-// for a concept, whose key is its term (head).
-func review(sentence string, id map[string]any, sources []artifact.SourceRef, report artifact.MasteryReport,
-	status epistemic.Status, head, relation, tail string) (reviewed, *rejection, error) {
-	outcome, fired := reviewText(sentence)
+// reviewCandidate runs the runtime's review gate on one candidate's text.
+// relation and tail are empty for a concept, whose key is its term (head).
+func reviewCandidate(gate *review.Gate, sentence string, id map[string]any, sources []artifact.SourceRef,
+	report artifact.MasteryReport, status epistemic.Status, head, relation, tail string) (reviewed, *rejection, error) {
+	verdict := gate.Verdict(sentence)
+	outcome, fired := verdict.Outcome, verdict.Fired()
 	isConcept := relation == "" && tail == ""
-	if outcome == OutcomeAccepted && (head == "" || !isConcept && (relation == "" || tail == "")) {
-		outcome, fired = OutcomeRejectedEmpty, "a term is empty in normal form"
+	if outcome == review.Accepted && (head == "" || !isConcept && (relation == "" || tail == "")) {
+		outcome, fired = review.RejectedEmpty, "a term is empty in normal form"
 	}
 	switch outcome {
-	case OutcomeRejectedEmpty:
+	case review.RejectedEmpty:
 		return reviewed{}, &rejection{ReasonReviewEmpty, sentence, fired}, nil
-	case OutcomeRejectedIdentity:
+	case review.RejectedIdentity:
 		return reviewed{}, &rejection{ReasonReviewIdentity, sentence, fired}, nil
 	}
 	candidate, err := canon.SHA256Hex(id)
