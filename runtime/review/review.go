@@ -104,7 +104,7 @@ func NewGate(extraTargets ...string) *Gate {
 // Review judges one utterance. It never fails: malformed text is reviewed as
 // the words it contains.
 func (g *Gate) Review(utterance string) Outcome {
-	o := g.verdict(utterance)
+	o := g.Verdict(utterance)
 	o.ReviewHash = reviewHash(utterance, o)
 	return o
 }
@@ -112,14 +112,12 @@ func (g *Gate) Review(utterance string) Outcome {
 // Verdict judges a text like Review but leaves ReviewHash empty: for callers
 // that bind the verdict to the text themselves (promote hashes it with the
 // candidate it reviewed).
-func (g *Gate) Verdict(text string) Outcome { return g.verdict(text) }
-
-func (g *Gate) verdict(s string) Outcome {
-	t := g.normalize(s)
-	switch rule, ev := g.match(t); {
-	case len(t.w) == 0:
+func (g *Gate) Verdict(text string) Outcome {
+	t := g.normalize(text)
+	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
-	case rule != "":
+	}
+	if rule, ev := g.match(t); rule != "" {
 		return Outcome{Outcome: RejectedIdentity, Rule: rule, Evidence: ev}
 	}
 	return Outcome{Outcome: Accepted}
