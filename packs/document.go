@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"formation/canon"
-	"formation/seal"
 )
 
 // kind describes what differs between the safety and identity loaders: the
@@ -19,7 +18,6 @@ type kind struct {
 	name           string   // "safety" or "identity"
 	required       []string // in the order the original lists them
 	notFoundSuffix string
-	ratifyHint     string
 }
 
 func safetyKind() kind {
@@ -27,7 +25,6 @@ func safetyKind() kind {
 		name:           "safety",
 		required:       []string{"pack_id", "version", "description", "schema_version", "boundary_ids"},
 		notFoundSuffix: " — refusing to start without an operative safety pack",
-		ratifyHint:     "production refuses unratified safety packs.  Ratify it with `formation pack ratify`.",
 	}
 }
 
@@ -36,7 +33,6 @@ func identityKind() kind {
 		name: "identity",
 		required: []string{"pack_id", "version", "description", "schema_version",
 			"alignment_threshold", "boundary_ids", "value_axes"},
-		ratifyHint: "production refuses unratified identity packs.  Ratify it with `formation pack ratify`.",
 	}
 }
 
@@ -196,57 +192,11 @@ func stringField(k kind, id string, obj *canon.Object, field string, optional bo
 	return s, nil
 }
 
-// verifyRatification is the production block: a declared report digest, the
-// companion report beside the pack, the same digest inside it, a valid
-// self-seal, and ratified=true.
+// verifyRatification is the production block: VerifyRatification, the one
+// check that a pack is ratified.
 func verifyRatification(ctx context.Context, k kind, id string, env *envelope) *fault {
-	declared := env.masteryReportSHA256
-	if declared == "" {
-		return newFault(ReasonNotRatified, nil, "%s pack %s is not ratified (mastery_report_sha256 empty); %s",
-			k.name, pyRepr(id), k.ratifyHint)
-	}
-	name := id + ".mastery_report.json"
-	reportPath := filepath.Join(filepath.Dir(env.path), name)
-	if _, err := os.Stat(reportPath); err != nil {
-		return newFault(ReasonReportMissing, err, "%s pack %s: companion report %s is missing", k.name, pyRepr(id), pyRepr(name))
-	}
-	report, f := readReport(ctx, k, id, reportPath)
-	if f != nil {
-		return f
-	}
-	claimed, _ := report.String(seal.DefaultField)
-	if claimed != declared {
-		return newFault(ReasonReportSHAMismatch, nil, "%s pack %s: companion report SHA %s... does not match pack's declared %s...",
-			k.name, pyRepr(id), prefix(claimed, 12), prefix(declared, 12))
-	}
-	if res := seal.VerifySeal(report, seal.DefaultField); !res.Valid {
-		return newFault(ReasonReportSealInvalid, nil, "%s pack %s: companion report failed self-seal verification (%s)",
-			k.name, pyRepr(id), res.Reason)
-	}
-	if r, _ := report.Get("ratified"); r != true {
-		return newFault(ReasonReportNotRatified, nil, "%s pack %s: companion report has ratified=%s",
-			k.name, pyRepr(id), pyValue(report, "ratified"))
-	}
-	return nil
-}
-
-// readReport reads the companion report tolerantly: a float inside it must
-// surface as a failed seal (canonical JSON cannot carry it), not as a read
-// error, so that the reason names the real problem.
-func readReport(ctx context.Context, k kind, id, path string) (*canon.Object, *fault) {
-	data, err := readBounded(ctx, path)
-	if err != nil {
-		return nil, newFault(ReasonReportUnreadable, err, "%s pack %s: failed to read companion report: %v", k.name, pyRepr(id), err)
-	}
-	doc, err := canon.DecodeTolerant(data)
-	if err != nil {
-		return nil, newFault(ReasonReportUnreadable, err, "%s pack %s: failed to read companion report: %v", k.name, pyRepr(id), err)
-	}
-	report, ok := doc.(*canon.Object)
-	if !ok {
-		return nil, newFault(ReasonReportNotObject, nil, "%s pack %s: companion report is not a JSON object", k.name, pyRepr(id))
-	}
-	return report, nil
+	_, f := ratification(ctx, k.name, id, env.path, env.obj)
+	return f
 }
 
 // prefix is the first n characters of s, as Python's s[:n] would cut it.

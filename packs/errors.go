@@ -1,10 +1,13 @@
 package packs
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"formation/internal/exitcode"
 )
 
 // Reason is a stable code naming why a pack was refused. Audit records and
@@ -21,13 +24,14 @@ const (
 	ReasonUnsupportedSchema   Reason = "unsupported_schema_version"
 	ReasonPackIDMismatch      Reason = "pack_id_mismatch"
 	ReasonInvalidField        Reason = "invalid_field"
-	ReasonNotRatified         Reason = "not_ratified"
+	ReasonNotRatified         Reason = "pack_not_ratified" // no report digest declared, or the report says ratified=false
 	ReasonReportMissing       Reason = "companion_report_missing"
 	ReasonReportUnreadable    Reason = "companion_report_unreadable"
 	ReasonReportNotObject     Reason = "companion_report_not_object"
 	ReasonReportSHAMismatch   Reason = "companion_report_sha_mismatch"
 	ReasonReportSealInvalid   Reason = "companion_report_seal_invalid"
-	ReasonReportNotRatified   Reason = "companion_report_not_ratified"
+	ReasonReportOtherPack     Reason = "companion_report_other_pack"
+	ReasonReportStale         Reason = "companion_report_stale" // the pack changed after its report was sealed
 	ReasonInvalidBoundaries   Reason = "invalid_boundary_ids"
 	ReasonDuplicateBoundary   Reason = "duplicate_boundary_id"
 	ReasonInvalidDescriptions Reason = "invalid_boundary_descriptions"
@@ -37,6 +41,23 @@ const (
 	ReasonPackMissing         Reason = "pack_missing" // a nil pack handed to Compose or Check
 	ReasonCanceled            Reason = "canceled"
 )
+
+// ReasonOf returns the reason of a pack refusal anywhere in err's chain: a
+// *SafetyPackError, *IdentityPackError or *RatificationError.
+func ReasonOf(err error) (Reason, bool) {
+	var s *SafetyPackError
+	var i *IdentityPackError
+	var r *RatificationError
+	switch {
+	case errors.As(err, &s):
+		return s.Reason, true
+	case errors.As(err, &i):
+		return i.Reason, true
+	case errors.As(err, &r):
+		return r.Reason, true
+	}
+	return "", false
+}
 
 // SafetyPackError is the only error the safety pack loader returns. It is
 // deliberately not an input-validation error: without an operative safety pack
@@ -54,6 +75,9 @@ func (e *SafetyPackError) Error() string { return e.Detail }
 // Unwrap exposes the cause (an I/O or decode error) to errors.Is and errors.As.
 func (e *SafetyPackError) Unwrap() error { return e.Err }
 
+// ExitCode is 77 for every safety pack failure: the runtime refuses to start.
+func (e *SafetyPackError) ExitCode() int { return exitcode.SealInvalid }
+
 // IdentityPackError is returned when an identity pack cannot be loaded. Unlike
 // a safety pack failure it is recoverable: SelectIdentity falls back to the
 // default pack and reports the failure as an IdentityFallback.
@@ -68,6 +92,11 @@ func (e *IdentityPackError) Error() string { return e.Detail }
 
 // Unwrap exposes the cause to errors.Is and errors.As.
 func (e *IdentityPackError) Unwrap() error { return e.Err }
+
+// ExitCode is 77, as for a safety pack: it reaches a caller only when no
+// identity pack can be loaded (the default failed too), and the runtime
+// refuses to start without one.
+func (e *IdentityPackError) ExitCode() int { return exitcode.SealInvalid }
 
 // fault is a refusal found by code shared between the two loaders; each
 // loader turns it into its own error type.

@@ -213,13 +213,13 @@ func TestSafetyRatificationRefusals(t *testing.T) {
 				editReport(t, dir, func(r *canon.Object) { r.Set("ratified", false) })
 				resealReport(t, dir)
 			},
-			reason: ReasonReportNotRatified, frags: []string{"companion report has ratified=False"}},
+			reason: ReasonNotRatified, frags: []string{"companion report has ratified=False"}},
 		{name: "report lacks ratified",
 			report: func(dir string) {
 				editReport(t, dir, func(r *canon.Object) { r.Delete("ratified") })
 				resealReport(t, dir)
 			},
-			reason: ReasonReportNotRatified, frags: []string{"ratified=None"}},
+			reason: ReasonNotRatified, frags: []string{"ratified=None"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

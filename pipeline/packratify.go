@@ -17,9 +17,9 @@ import (
 	"formation/compose"
 	"formation/forge"
 	"formation/internal/exitcode"
+	"formation/packs"
 	"formation/ratify"
 	"formation/run/compile"
-	"formation/seal"
 )
 
 // Pack ratification turns a safety or identity pack into an identity_anchor
@@ -75,7 +75,7 @@ func (p *Pipeline) RatifyPack(ctx context.Context, path, issuedAt string) (PackR
 	if err != nil {
 		return PackResult{}, err
 	}
-	res := PackResult{PackID: src.id, Kind: src.kind, SourceSHA: src.sourceSHA, Report: companionPath(path)}
+	res := PackResult{PackID: src.id, Kind: src.kind, SourceSHA: src.sourceSHA, Report: packs.CompanionReportPath(path)}
 	course, yaml, vts, err := p.packCourse(ctx, src)
 	if err != nil {
 		return res, err
@@ -85,7 +85,7 @@ func (p *Pipeline) RatifyPack(ctx context.Context, path, issuedAt string) (PackR
 		return res, exitcode.With(exitcode.Rejected, fmt.Errorf("pack %s: compile: %w", src.id, err))
 	}
 	res.CourseSHA256, res.PlanSHA256 = course.CourseSHA256, plan.PlanSHA256
-	if kept, ok := keptReport(res.Report, doc, course, plan); ok {
+	if kept, ok := keptReport(ctx, src, path, doc, course, plan); ok {
 		res.ReportSHA256, res.Ratified, res.Kept = kept.ReportSHA256, kept.Ratified, true
 		return res, nil
 	}
@@ -101,10 +101,6 @@ func (p *Pipeline) RatifyPack(ctx context.Context, path, issuedAt string) (PackR
 		return res, exitcode.Newf(exitcode.GatesFailed, "pack %s did not ratify: %s", src.id, strings.Join(report.FailureReasons, "; "))
 	}
 	return res, writePackFiles(path, doc, report)
-}
-
-func companionPath(path string) string {
-	return strings.TrimSuffix(path, ".json") + ".mastery_report.json"
 }
 
 // readPackSource reads a pack strictly (no floats: a pack that is ratified
@@ -299,30 +295,26 @@ func (p *Pipeline) packReport(ctx context.Context, src packSource, path string, 
 	return report, nil
 }
 
-// keptReport returns the existing companion report when it is valid, names
-// the pack, and its course and plan digests still match.
-func keptReport(path string, doc *canon.Object, course artifact.Course, plan artifact.FormationPlan) (artifact.MasteryReport, bool) {
-	raw, err := os.ReadFile(path)
+// keptReport returns the existing companion report when the pack is
+// ratified by it — packs.VerifyRatification, the runtime's own check — and
+// its course and plan digests still match what ratifying the pack would
+// run now.
+func keptReport(ctx context.Context, src packSource, path string, doc *canon.Object, course artifact.Course, plan artifact.FormationPlan) (artifact.MasteryReport, bool) {
+	obj, err := packs.VerifyRatification(ctx, src.kind, src.id, path, doc)
 	if err != nil {
 		return artifact.MasteryReport{}, false
 	}
-	v, err := canon.Decode(raw)
-	if err != nil || !seal.VerifySeal(v, seal.DefaultField).Valid {
-		return artifact.MasteryReport{}, false
-	}
 	var rep artifact.MasteryReport
-	if canon.Assign(v, &rep) != nil {
+	if canon.Assign(obj, &rep) != nil {
 		return artifact.MasteryReport{}, false
 	}
-	declared, _ := doc.String("mastery_report_sha256")
-	ok := rep.Ratified && rep.ReportSHA256 == declared && rep.CourseSHA256 == course.CourseSHA256 && rep.PlanSHA256 == plan.PlanSHA256
-	return rep, ok
+	return rep, rep.CourseSHA256 == course.CourseSHA256 && rep.PlanSHA256 == plan.PlanSHA256
 }
 
 // writePackFiles writes the companion report, then the pack with the report's
 // digest embedded; both pretty-printed with sorted keys and a final newline.
 func writePackFiles(path string, doc *canon.Object, report artifact.MasteryReport) error {
-	if err := writePretty(companionPath(path), report); err != nil {
+	if err := writePretty(packs.CompanionReportPath(path), report); err != nil {
 		return err
 	}
 	updated := doc.Clone()

@@ -56,7 +56,7 @@ func TestRatifyShippedPacks(t *testing.T) {
 		if !res.Ratified || res.Kept {
 			t.Fatalf("%s: %+v", filepath.Base(path), res)
 		}
-		if v := cli.VerifyFile(path); !v.Valid {
+		if v := cli.VerifyFile(ctx, path); !v.Valid {
 			t.Fatalf("verify %s: %s", path, v.Reason)
 		}
 	}

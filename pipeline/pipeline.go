@@ -110,11 +110,7 @@ func (p *Pipeline) loadPacks(ctx context.Context) (*packs.Loaded, error) {
 	}
 	loaded, err := packs.Load(ctx, opts)
 	if err != nil {
-		var spe *packs.SafetyPackError
-		if errors.As(err, &spe) {
-			return nil, exitcode.With(exitcode.SealInvalid, err)
-		}
-		return nil, exitcode.With(exitcode.Rejected, err)
+		return nil, err // a pack error decides its exit code, as for `formation ask`
 	}
 	if loaded.Fallback != nil {
 		p.logf("warning: %s", loaded.Fallback.String())

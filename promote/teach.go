@@ -7,6 +7,7 @@ import (
 	"formation/canon"
 	"formation/reviewed"
 	"formation/runtime/epistemic"
+	"formation/runtime/review"
 	"formation/runtime/text"
 )
 
@@ -34,11 +35,12 @@ func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts 
 			IssuedAt: report.IssuedAt, ValidatedSetSHA: report.ValidatedSetSHA},
 		Replaces: replaces,
 	}
+	gate := review.NewGate()
 	var rejected []rejection
 	for _, con := range vts.Concepts {
 		id := map[string]any{"term": con.CanonicalTerm, "definition": con.Definition, "report": report.ReportSHA256}
-		r, rej, err := review(con.CanonicalTerm+": "+con.Definition, id, con.Sources, report, epistemic.Coherent,
-			text.Term(con.CanonicalTerm), "", "")
+		r, rej, err := reviewCandidate(gate, con.CanonicalTerm+": "+con.Definition, id, con.Sources, report,
+			epistemic.Coherent, text.Term(con.CanonicalTerm), "", "")
 		if err != nil {
 			return reviewed.Change{}, nil, err
 		}
@@ -50,16 +52,16 @@ func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts 
 			EpistemicStatus: epistemic.Coherent, Contributions: []reviewed.Contribution{r.contribution}})
 	}
 	var err error
-	if c.Triples, rejected, err = reviewTriples(vts.Relations, false, report, rejected); err != nil {
+	if c.Triples, rejected, err = reviewTriples(gate, vts.Relations, false, report, rejected); err != nil {
 		return reviewed.Change{}, nil, err
 	}
-	if c.Counters, rejected, err = reviewTriples(vts.Counters, true, report, rejected); err != nil {
+	if c.Counters, rejected, err = reviewTriples(gate, vts.Counters, true, report, rejected); err != nil {
 		return reviewed.Change{}, nil, err
 	}
 	return c, rejected, nil
 }
 
-func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]reviewed.TripleRecord, []rejection, error) {
+func reviewTriples(gate *review.Gate, rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]reviewed.TripleRecord, []rejection, error) {
 	status := epistemic.Coherent
 	if counter {
 		status = epistemic.Falsified
@@ -73,7 +75,7 @@ func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifac
 			id["counter"] = true
 		}
 		sentence := t.Head + " " + artifact.SpacedRelation(t.Relation) + " " + t.Tail + "."
-		r, rej, err := review(sentence, id, t.Sources, report, status, text.Term(t.Head), text.Relation(t.Relation), text.Term(t.Tail))
+		r, rej, err := reviewCandidate(gate, sentence, id, t.Sources, report, status, text.Term(t.Head), text.Relation(t.Relation), text.Term(t.Tail))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -87,19 +89,20 @@ func reviewTriples(rs []artifact.RelationCandidate, counter bool, report artifac
 	return out, rejected, nil
 }
 
-// review runs the gate on one candidate's text. relation and tail are empty
-// for a concept, whose key is its term (head).
-func review(sentence string, id map[string]any, sources []artifact.SourceRef, report artifact.MasteryReport,
-	status epistemic.Status, head, relation, tail string) (accepted, *rejection, error) {
-	outcome, fired := reviewText(sentence)
+// reviewCandidate runs the runtime's review gate on one candidate's text.
+// relation and tail are empty for a concept, whose key is its term (head).
+func reviewCandidate(gate *review.Gate, sentence string, id map[string]any, sources []artifact.SourceRef,
+	report artifact.MasteryReport, status epistemic.Status, head, relation, tail string) (accepted, *rejection, error) {
+	verdict := gate.Verdict(sentence)
+	outcome, fired := verdict.Outcome, verdict.Fired()
 	isConcept := relation == "" && tail == ""
-	if outcome == OutcomeAccepted && (head == "" || !isConcept && (relation == "" || tail == "")) {
-		outcome, fired = OutcomeRejectedEmpty, "a term is empty in normal form"
+	if outcome == review.Accepted && (head == "" || !isConcept && (relation == "" || tail == "")) {
+		outcome, fired = review.RejectedEmpty, "a term is empty in normal form"
 	}
 	switch outcome {
-	case OutcomeRejectedEmpty:
+	case review.RejectedEmpty:
 		return accepted{}, &rejection{ReasonReviewEmpty, sentence, fired}, nil
-	case OutcomeRejectedIdentity:
+	case review.RejectedIdentity:
 		return accepted{}, &rejection{ReasonReviewIdentity, sentence, fired}, nil
 	}
 	candidate, err := canon.SHA256Hex(id)

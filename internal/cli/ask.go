@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -99,16 +98,17 @@ func chatCommand(io IO) *cli.Command {
 
 // loadPacks loads the safety pack (fail-closed: a missing or unratified one
 // exits 77) and the identity pack, falling back to the default with a
-// warning on stderr when the named one fails.
+// warning on stderr when the named one fails. A refusal is named by its
+// reason code, the one `formation verify` gives for the same pack file, and
+// exits 77: the runtime does not start without its packs.
 func loadPacks(c *cli.Context, io IO, identity string) (*packs.Loaded, error) {
 	opts := packs.OptionsFromEnv()
 	opts.Dir = globalString(c, flagPacksDir)
 	opts.IdentityPackID = identity
 	loaded, err := packs.Load(c.Context, opts)
 	if err != nil {
-		var spe *packs.SafetyPackError
-		if errors.As(err, &spe) {
-			return nil, exitcode.With(exitcode.SealInvalid, err)
+		if code, ok := packs.ReasonOf(err); ok {
+			return nil, fmt.Errorf("%s: %w", code, err)
 		}
 		return nil, exitcode.With(exitcode.Rejected, err)
 	}

@@ -22,8 +22,9 @@ form, the canned override attempts as counter-claims), runs it twice through
 the real runtime in bootstrap mode (unratified packs allowed for this run
 only), ratifies it, writes <pack>.mastery_report.json beside the pack and
 embeds the report's digest in the pack. Packs holding floats are refused.
-Idempotent: a valid report whose course and plan digests still match is kept
-and no byte changes. --issued-at is needed only when a new report is written.`,
+Idempotent: an existing report is kept, and no byte changes, when the pack
+passes the runtime's ratification check with it (the check formation verify
+runs) and its course and plan digests still match. --issued-at is needed only when a new report is written.`,
 			Flags:  []cli.Flag{issuedAtFlag},
 			Action: func(c *cli.Context) error { return runPackRatify(c, io) },
 		}},

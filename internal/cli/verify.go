@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"formation/canon"
 	"formation/internal/exitcode"
+	"formation/packs"
 	"formation/reviewed"
 	"formation/seal"
 	"formation/signing"
@@ -21,14 +23,23 @@ func verifyCommand(io IO) *cli.Command {
 		Usage:     "check the seals of mastery reports and the ratification of packs",
 		ArgsUsage: "FILE...",
 		Description: `Checks each file and prints one line per file (or, with --json, one document
-{"schema_version","files":[{"path","kind","valid","reason"}]}).
+{"schema_version","files":[{"path","kind","valid","reason","code"}]}).
 
   report   a self-sealed report: a *.mastery_report.json file, or any document
            with a report_sha256 field; valid when its seal verifies.
-  pack     a document with mastery_report_sha256: valid when the companion
-           <pack>.mastery_report.json beside it exists, its seal verifies and
-           it carries the same digest. Packs are read tolerantly (floats are
-           allowed in a pack; only its companion report is sealed).
+  pack     a document with mastery_report_sha256 (or with a pack_id and the
+           fields of a safety or identity pack): valid when it is ratified,
+           judged by the runtime's own check. Its companion
+           <pack>.mastery_report.json must exist, carry the digest the pack
+           declares, verify its seal and say ratified=true; a safety or
+           identity pack's report must also be of this pack (its course names
+           the pack, its source_bundle_sha is the pack's content digest: an
+           edited pack is stale), and such a pack must pass every other check
+           of the runtime's loader under its own name, <pack_id>.json. An
+           invalid pack shows the runtime's reason code (pack_not_ratified,
+           companion_report_seal_invalid, ...; see packs/README.md): verify
+           refuses exactly the packs that ask, chat and run refuse. Floats are
+           allowed in a pack (read tolerantly); only its report is sealed.
   envelope a DSSE envelope of a promotion (payloadType, payload, signatures):
            valid when its signature verifies, offline, against a key of
            --trusted-keys FILE (a promotion signed by any other key is invalid).
@@ -45,6 +56,7 @@ type FileVerdict struct {
 	Kind   string `json:"kind"`
 	Valid  bool   `json:"valid"`
 	Reason string `json:"reason"`
+	Code   string `json:"code,omitempty"` // an invalid pack's reason code, as the runtime names it
 }
 
 // VerifyOutput is the --json document of `formation verify`.
@@ -61,7 +73,7 @@ func runVerify(c *cli.Context, io IO) error {
 	allValid := true
 	trusted := globalString(c, flagTrustedKeys)
 	for _, path := range c.Args().Slice() {
-		v := VerifyFileWithKeys(path, trusted)
+		v := VerifyFileWithKeys(c.Context, path, trusted)
 		allValid = allValid && v.Valid
 		out.Files = append(out.Files, v)
 	}
@@ -72,7 +84,10 @@ func runVerify(c *cli.Context, io IO) error {
 	} else {
 		for _, f := range out.Files {
 			verdict := "valid"
-			if !f.Valid {
+			switch {
+			case !f.Valid && f.Code != "":
+				verdict = "INVALID: " + f.Code + ": " + f.Reason
+			case !f.Valid:
 				verdict = "INVALID: " + f.Reason
 			}
 			fmt.Fprintf(io.Stdout, "%-7s %s  %s\n", f.Kind, f.Path, verdict)
@@ -85,11 +100,13 @@ func runVerify(c *cli.Context, io IO) error {
 }
 
 // VerifyFile classifies one file and checks it, without trusted keys.
-func VerifyFile(path string) FileVerdict { return VerifyFileWithKeys(path, "") }
+func VerifyFile(ctx context.Context, path string) FileVerdict {
+	return VerifyFileWithKeys(ctx, path, "")
+}
 
 // VerifyFileWithKeys classifies one file and checks it; promotion envelopes
 // are checked against the trusted keys file.
-func VerifyFileWithKeys(path, trustedKeys string) FileVerdict {
+func VerifyFileWithKeys(ctx context.Context, path, trustedKeys string) FileVerdict {
 	v := FileVerdict{Path: path, Kind: "unknown"}
 	doc, err := readTolerant(path)
 	if err != nil {
@@ -102,9 +119,14 @@ func VerifyFileWithKeys(path, trustedKeys string) FileVerdict {
 		v.Kind = "report"
 		r := seal.VerifySeal(doc, seal.DefaultField)
 		v.Valid, v.Reason = r.Valid, r.Reason
-	case obj != nil && obj.Has("mastery_report_sha256"):
+	case obj != nil && (obj.Has("mastery_report_sha256") || obj.Has("pack_id") && packs.KindOf(obj) != ""):
 		v.Kind = "pack"
-		v.Valid, v.Reason = verifyPack(path, obj)
+		if _, err := packs.VerifyPackFile(ctx, path, obj); err != nil {
+			code, _ := packs.ReasonOf(err)
+			v.Reason, v.Code = err.Error(), string(code)
+		} else {
+			v.Valid = true
+		}
 	case signing.LooksLikeEnvelope(doc):
 		v.Kind = "envelope"
 		v.Valid, v.Reason = reviewed.VerifyEnvelopeFile(path, trustedKeys)
@@ -124,30 +146,4 @@ func readTolerant(path string) (any, error) {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	return doc, nil
-}
-
-// CompanionReportPath is where a pack's mastery report lives.
-func CompanionReportPath(packPath string) string {
-	return strings.TrimSuffix(packPath, ".json") + ".mastery_report.json"
-}
-
-func verifyPack(path string, pack *canon.Object) (bool, string) {
-	declared, ok := pack.String("mastery_report_sha256")
-	if !ok || declared == "" {
-		return false, "pack declares no mastery_report_sha256"
-	}
-	companion := CompanionReportPath(path)
-	report, err := readTolerant(companion)
-	if err != nil {
-		return false, "companion report " + filepath.Base(companion) + ": " + err.Error()
-	}
-	r := seal.VerifySeal(report, seal.DefaultField)
-	if !r.Valid {
-		return false, "companion report: " + r.Reason
-	}
-	obj := report.(*canon.Object)
-	if got, _ := obj.String(seal.DefaultField); got != declared {
-		return false, fmt.Sprintf("pack names report %s but the companion is %s", declared, got)
-	}
-	return true, ""
 }

@@ -1,12 +1,16 @@
-// Package review is the identity-override gate every utterance passes before
-// the runtime answers it.
+// Package review is the one identity-override gate: every utterance the
+// runtime answers and every concept, relation and counter-claim promote
+// teaches passes it.
 //
 // The detector is syntactic and deliberately narrow. It reads the normalised
-// words of a sentence (lower case, curly quotes and dashes folded, "re-define"
-// joined, contractions expanded) and rejects a sentence that
+// words of a text (lower case, curly quotes and dashes folded, "re-define"
+// joined, contractions expanded), split into clauses at sentence punctuation,
+// and rejects a text that
 //
-//   - contains a literal takeover marker ("you are now", "pretend to be",
-//     "forget your", "from now on you", ...);
+//   - contains a literal takeover marker ("you are", "pretend to be", "forget
+//     your", "from now on", "your rules", ...); "act as" counts only when it
+//     is addressed to the system ("act as ...", "you can act as ...", not "a
+//     lens can act as a magnifier");
 //   - directs a change at governance: a base-form directive verb (redefine,
 //     disable, bypass, ignore, override, turn off, ...) followed within four
 //     words by a governance target (identity, axis, values, policy, review,
@@ -20,17 +24,26 @@
 //     check be skipped", "the review gate should be disabled");
 //   - hardens a claim: "treat/mark/accept/declare ... as final, frozen, an
 //     axiom, permanent ..." or "freeze/lock/seal this claim" (no claim may be
-//     made unrevisable).
+//     made unrevisable);
+//   - redirects what it is: a redirect verb in any inflection (adopt, become,
+//     disable, remove, replace, ...) addressed to the system — opening a
+//     clause, after please/you/must/should/now/..., or with "you" as its
+//     subject — in a text that names a governed target anywhere (assistant,
+//     persona, system, prompt, role, rules, safety, teaching, ...).
 //
-// Ordinary statements — including ones that mention identity, safety, review
-// or operators without directing a change at them, and descriptive or past
-// tense sentences ("the teacher changed the lesson plan") — pass.
+// Ordinary statements — declarative knowledge that mentions identity, safety,
+// review or operators without directing a change at them, questions, and
+// descriptive or past tense sentences ("the teacher changed the lesson plan")
+// — pass. Second-person remarks do not: "you are right" is refused with the
+// same marker as "you are a lens", because the gate cannot tell flattery from
+// re-identification and fails closed.
 package review
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"unicode/utf8"
 
 	"formation/canon"
 	"formation/runtime/text"
@@ -53,6 +66,19 @@ type Outcome struct {
 
 // Rejected reports whether the utterance was refused as an identity override.
 func (o Outcome) Rejected() bool { return o.Outcome == RejectedIdentity }
+
+// Fired says what made the gate refuse, for an audit record: the rule and the
+// words it matched, or that the text had no words. It is empty for an
+// accepted text.
+func (o Outcome) Fired() string {
+	switch o.Outcome {
+	case RejectedIdentity:
+		return o.Rule + ": " + o.Evidence
+	case RejectedEmpty:
+		return "no words"
+	}
+	return ""
+}
 
 // Gate is a configured detector; build it with NewGate. Extra targets
 // (typically the identity manifold's axis ids) widen the governance nouns.
@@ -78,15 +104,23 @@ func NewGate(extraTargets ...string) *Gate {
 // Review judges one utterance. It never fails: malformed text is reviewed as
 // the words it contains.
 func (g *Gate) Review(utterance string) Outcome {
-	words := g.Normalize(utterance)
-	o := Outcome{Outcome: Accepted}
-	if len(words) == 0 {
-		o.Outcome = RejectedEmpty
-	} else if rule, ev := g.match(words); rule != "" {
-		o.Outcome, o.Rule, o.Evidence = RejectedIdentity, rule, ev
-	}
+	o := g.Verdict(utterance)
 	o.ReviewHash = reviewHash(utterance, o)
 	return o
+}
+
+// Verdict judges a text like Review but leaves ReviewHash empty: for callers
+// that bind the verdict to the text themselves (promote hashes it with the
+// candidate it reviewed).
+func (g *Gate) Verdict(text string) Outcome {
+	t := g.normalize(text)
+	if len(t.w) == 0 {
+		return Outcome{Outcome: RejectedEmpty}
+	}
+	if rule, ev := g.match(t); rule != "" {
+		return Outcome{Outcome: RejectedIdentity, Rule: rule, Evidence: ev}
+	}
+	return Outcome{Outcome: Accepted}
 }
 
 // reviewHash binds the verdict to the exact utterance, so a trace that folds
@@ -105,19 +139,27 @@ func reviewHash(utterance string, o Outcome) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func (g *Gate) match(w []string) (rule, evidence string) {
+// words is a normalised text: its words, and the index of the first word of
+// each clause.
+type words struct {
+	w      []string
+	starts []int
+}
+
+func (g *Gate) match(t words) (rule, evidence string) {
 	checks := []struct {
 		name string
-		fn   func([]string) (string, bool)
+		fn   func(words) (string, bool)
 	}{
 		{"takeover_marker", g.lex.takeoverMarker},
 		{"governance_directive", g.governanceDirective},
 		{"operator_injection", g.lex.operatorInjection},
 		{"passive_disable", g.passiveDisable},
 		{"claim_hardening", g.lex.claimHardening},
+		{"addressed_redirect", g.addressedRedirect},
 	}
 	for _, c := range checks {
-		if ev, ok := c.fn(w); ok {
+		if ev, ok := c.fn(t); ok {
 			return c.name, ev
 		}
 	}
@@ -129,18 +171,50 @@ func newFolder() *strings.Replacer {
 	return strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"", "–", "-", "—", "-", "‐", "-")
 }
 
+// clauseEnds are the characters that end a clause.
+const clauseEnds = ".!?;:\n"
+
 // Normalize lower-cases and tokenises an utterance, folds curly quotes and
 // dashes, joins "re-" prefixes ("re-define" → "redefine") and expands
 // contractions ("don't" → "do not").
-func (g *Gate) Normalize(s string) []string {
-	s = g.fold.Replace(s)
-	s = strings.ToLower(s)
-	s = joinRePrefix(s)
-	var out []string
-	for _, tok := range text.Tokenize(s) {
-		out = append(out, expand(tok)...)
+func (g *Gate) Normalize(s string) []string { return g.normalize(s).w }
+
+// normalize is Normalize with the clause boundaries kept. It copies the text
+// only when there is something to fold, lower or join, because it runs on
+// every turn.
+func (g *Gate) normalize(s string) words {
+	if !isASCII(s) {
+		s = g.fold.Replace(s)
 	}
-	return out
+	s = strings.ToLower(s)
+	if strings.Contains(s, "re-") {
+		s = joinRePrefix(s)
+	}
+	var t words
+	for len(s) > 0 {
+		end := strings.IndexAny(s, clauseEnds)
+		if end < 0 {
+			end = len(s)
+		}
+		first := len(t.w)
+		for _, tok := range text.Tokenize(s[:end]) {
+			t.w = expand(t.w, tok)
+		}
+		if len(t.w) > first {
+			t.starts = append(t.starts, first)
+		}
+		s = s[min(end+1, len(s)):]
+	}
+	return t
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func joinRePrefix(s string) string {
@@ -158,35 +232,54 @@ func joinRePrefix(s string) string {
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' }
 
-// irregular expands the contractions the suffix rules get wrong.
-func irregular(tok string) ([]string, bool) {
+// expand appends tok to out with a contraction spelled out ("don't" → do
+// not, "you're" → you are, "name's" → name is); a possessive "'s" is dropped
+// ("the lens's axis" → the lens axis).
+func expand(out []string, tok string) []string {
 	switch tok {
 	case "can't":
-		return []string{"can", "not"}, true
+		return append(out, "can", "not")
 	case "won't":
-		return []string{"will", "not"}, true
+		return append(out, "will", "not")
 	case "shan't":
-		return []string{"shall", "not"}, true
+		return append(out, "shall", "not")
 	case "let's":
-		return []string{"let", "us"}, true
-	case "i'm":
-		return []string{"i", "am"}, true
+		return append(out, "let", "us")
 	}
-	return nil, false
+	i := strings.LastIndexByte(tok, '\'')
+	if i <= 0 {
+		return append(out, tok)
+	}
+	base := tok[:i]
+	switch tok[i+1:] {
+	case "t":
+		if stem, ok := strings.CutSuffix(base, "n"); ok && stem != "" {
+			return append(out, stem, "not")
+		}
+	case "re":
+		return append(out, base, "are")
+	case "ll":
+		return append(out, base, "will")
+	case "ve":
+		return append(out, base, "have")
+	case "d":
+		return append(out, base, "would")
+	case "m":
+		return append(out, base, "am")
+	case "s":
+		if copulaBefore(base) {
+			return append(out, base, "is")
+		}
+		return append(out, base)
+	}
+	return append(out, tok)
 }
 
-func expand(tok string) []string {
-	if c, ok := irregular(tok); ok {
-		return c
+// copulaBefore reports the words after which "'s" is "is", not a possessive.
+func copulaBefore(w string) bool {
+	switch w {
+	case "it", "that", "this", "what", "who", "where", "how", "there", "here", "he", "she", "name":
+		return true
 	}
-	for _, suf := range []struct{ s, w string }{{"n't", "not"}, {"'re", "are"}, {"'ll", "will"}, {"'ve", "have"}, {"'d", "would"}, {"'s", ""}} {
-		if strings.HasSuffix(tok, suf.s) && len(tok) > len(suf.s) {
-			base := strings.TrimSuffix(tok, suf.s)
-			if suf.w == "" {
-				return []string{base}
-			}
-			return []string{base, suf.w}
-		}
-	}
-	return []string{tok}
+	return false
 }

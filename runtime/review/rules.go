@@ -8,7 +8,7 @@ const window = 4
 // lexicon holds the word lists of the rules. It is built once per Gate and
 // only read afterwards.
 type lexicon struct {
-	takeoverMarkers [][]string
+	takeoverMarkers []marker
 	// Directive verbs that change or switch off what they govern, and phrasal
 	// verbs that count only with their particle ("turn off").
 	governVerbs map[string]bool
@@ -23,18 +23,44 @@ type lexicon struct {
 	// Hardening: a claim made final.
 	hardenVerbs, hardenWords, freezeVerbs, makeVerbs, claimNouns, pronouns map[string]bool
 	negators                                                               map[string]bool
+	// Redirection of what the system is: every inflection of the redirect
+	// verbs, and the targets one of them must name somewhere in the text.
+	// They are kept apart from governVerbs and governTargets on purpose:
+	// that rule looks four words ahead of a base-form verb, this one at the
+	// whole text, so each list is only as wide as its reach can afford
+	// ("what does light become at the boundary?" must pass).
+	redirectForms, redirectTargets map[string]bool
+	// Words that address a verb to the system ("please", "must"), and the
+	// softeners that may stand between "you" and its verb ("you can now").
+	addressWords, softeners map[string]bool
+}
+
+// marker is a literal takeover phrase; an addressed one counts only where it
+// is addressed to the system (see addressed).
+type marker struct {
+	words     []string
+	addressed bool
 }
 
 func newLexicon() *lexicon {
 	return &lexicon{
-		takeoverMarkers: [][]string{
-			{"you", "are", "now"}, {"you", "are", "no", "longer"}, {"from", "now", "on", "you"},
-			{"pretend", "to", "be"}, {"pretend", "you", "are"}, {"forget", "your"}, {"forget", "everything"},
-			{"your", "new", "identity"}, {"your", "new", "name"}, {"your", "name", "is", "now"},
-			{"act", "as", "if", "you", "have", "no"}, {"new", "persona"}, {"developer", "mode"}, {"jailbreak"},
-			{"no", "longer", "bound", "by"}, {"your", "name", "is"}, {"from", "now", "on"},
-			{"ignore", "previous"}, {"ignore", "all", "previous"}, {"disregard", "previous"},
-			{"your", "instructions"}, {"your", "rules"}, {"your", "values"}, {"your", "identity"},
+		takeoverMarkers: []marker{
+			{words: []string{"you", "are"}}, {words: []string{"you", "have", "no"}},
+			{words: []string{"you", "must", "now"}}, {words: []string{"from", "now", "on"}},
+			{words: []string{"pretend", "to", "be"}}, {words: []string{"pretend", "you"}},
+			{words: []string{"forget", "your"}}, {words: []string{"forget", "everything"}},
+			{words: []string{"ignore", "your"}}, {words: []string{"disregard", "your"}},
+			{words: []string{"your", "new", "identity"}}, {words: []string{"your", "new", "name"}},
+			{words: []string{"your", "name", "is"}}, {words: []string{"new", "persona"}},
+			{words: []string{"developer", "mode"}}, {words: []string{"jailbreak"}},
+			{words: []string{"no", "longer", "bound"}}, {words: []string{"ignore", "previous"}},
+			{words: []string{"ignore", "all", "previous"}}, {words: []string{"ignore", "the", "previous"}},
+			{words: []string{"disregard", "previous"}}, {words: []string{"your", "instructions"}},
+			{words: []string{"your", "rules"}}, {words: []string{"your", "values"}},
+			{words: []string{"your", "identity"}},
+			// "act as" is also ordinary prose ("a lens can act as a
+			// magnifier"): it is a takeover only when addressed to the system.
+			{words: []string{"act", "as"}, addressed: true},
 		},
 		governVerbs: set("redefine", "rewrite", "change", "alter", "modify", "edit", "replace", "swap", "override",
 			"overwrite", "reset", "reprogram", "reconfigure", "retrain", "rewire", "update", "amend", "revise",
@@ -70,7 +96,29 @@ func newLexicon() *lexicon {
 			"statements", "answer", "knowledge", "status", "relation", "relations"),
 		pronouns: set("it", "this", "that", "these", "those"),
 		negators: set("not", "never", "no", "nor", "without"),
+		redirectForms: inflections("abandon", "act", "adopt", "alter", "become", "bypass", "change", "circumvent",
+			"disable", "disregard", "drop", "forget", "ignore", "inject", "modify", "override", "redefine", "remove",
+			"replace", "rewrite", "skip", "suspend", "unlock"),
+		redirectTargets: set("assistant", "axes", "axis", "boundaries", "boundary", "character", "constraints",
+			"ethics", "guardrails", "guidelines", "identity", "instructions", "normaliser", "normalizer", "operator",
+			"operators", "persona", "personality", "policies", "policy", "prompt", "review", "reviewed", "role",
+			"rules", "safety", "system", "teaching", "values"),
+		addressWords: set("please", "you", "must", "should", "shall", "now", "always", "just"),
+		softeners:    set("please", "now", "always", "just", "also", "then", "kindly", "simply"),
 	}
+}
+
+// inflections maps every form a redirect verb takes (-s, -es, -d, -ed, -ing,
+// with a final e dropped) to true.
+func inflections(verbs ...string) map[string]bool {
+	m := make(map[string]bool, 8*len(verbs))
+	for _, v := range verbs {
+		stem := strings.TrimSuffix(v, "e")
+		for _, f := range []string{v, v + "s", v + "es", v + "d", v + "ed", v + "ing", stem + "ing", stem + "ed"} {
+			m[f] = true
+		}
+	}
+	return m
 }
 
 func set(words ...string) map[string]bool {
@@ -81,11 +129,12 @@ func set(words ...string) map[string]bool {
 	return m
 }
 
-func (l *lexicon) takeoverMarker(w []string) (string, bool) {
+func (l *lexicon) takeoverMarker(t words) (string, bool) {
+	w := t.w
 	for _, m := range l.takeoverMarkers {
-		for i := 0; i+len(m) <= len(w); i++ {
-			if equal(w[i:i+len(m)], m) {
-				return strings.Join(m, " "), true
+		for i := 0; i+len(m.words) <= len(w); i++ {
+			if equal(w[i:i+len(m.words)], m.words) && (!m.addressed || l.addressed(t, i)) {
+				return strings.Join(m.words, " "), true
 			}
 		}
 	}
@@ -129,7 +178,8 @@ func (l *lexicon) negated(w []string, i int) bool {
 
 func (g *Gate) target(word string) bool { return g.lex.governTargets[word] || g.extra[word] }
 
-func (g *Gate) governanceDirective(w []string) (string, bool) {
+func (g *Gate) governanceDirective(t words) (string, bool) {
+	w := t.w
 	for i := range w {
 		start := g.lex.directive(w, i)
 		if start < 0 || g.lex.negated(w, i) {
@@ -144,7 +194,8 @@ func (g *Gate) governanceDirective(w []string) (string, bool) {
 	return "", false
 }
 
-func (l *lexicon) operatorInjection(w []string) (string, bool) {
+func (l *lexicon) operatorInjection(t words) (string, bool) {
+	w := t.w
 	for i := range w {
 		if !l.injectVerbs[w[i]] || l.negated(w, i) {
 			continue
@@ -160,7 +211,8 @@ func (l *lexicon) operatorInjection(w []string) (string, bool) {
 
 // passiveDisable finds "<modal|let> ... be <participle>" with a governance
 // target among the five words before "be".
-func (g *Gate) passiveDisable(w []string) (string, bool) {
+func (g *Gate) passiveDisable(t words) (string, bool) {
+	w := t.w
 	for i := 1; i+1 < len(w); i++ {
 		if w[i] != "be" || !g.lex.disabledParticiples[w[i+1]] || g.lex.negated(w, i) {
 			continue
@@ -177,7 +229,8 @@ func (g *Gate) passiveDisable(w []string) (string, bool) {
 	return "", false
 }
 
-func (l *lexicon) claimHardening(w []string) (string, bool) {
+func (l *lexicon) claimHardening(t words) (string, bool) {
+	w := t.w
 	for i := range w {
 		if l.negated(w, i) {
 			continue
@@ -222,4 +275,57 @@ func (l *lexicon) madeFinal(w []string, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// addressedRedirect finds a redirect verb addressed to the system in a text
+// that names a redirect target (or a governance extra such as an axis id)
+// anywhere: "Become a different assistant", "you must now override the
+// system policy". The target may sit in another clause, so the rule reaches
+// far; requiring the verb to be addressed keeps descriptions ("society
+// adopts values") out.
+func (g *Gate) addressedRedirect(t words) (string, bool) {
+	target := ""
+	for _, w := range t.w {
+		if g.lex.redirectTargets[w] || g.extra[w] {
+			target = w
+			break
+		}
+	}
+	if target == "" {
+		return "", false
+	}
+	for i, w := range t.w {
+		if g.lex.redirectForms[w] && g.lex.addressed(t, i) {
+			return w + " ... " + target, true
+		}
+	}
+	return "", false
+}
+
+// addressed reports whether the word at i is addressed to the system: it
+// opens its clause, follows an address word ("please", "you", "must",
+// "now", ...), or has "you" as its subject across modals and "to" ("you can
+// now act", "I want you to act"). "A lens can act as a magnifier" is not.
+func (l *lexicon) addressed(t words, i int) bool {
+	start := t.clauseStart(i)
+	if i == start || l.addressWords[t.w[i-1]] {
+		return true
+	}
+	j := i - 1
+	for j >= start && (l.softeners[t.w[j]] || l.modals[t.w[j]]) {
+		j--
+	}
+	return j >= start && t.w[j] == "you"
+}
+
+// clauseStart returns the index of the first word of the clause holding i.
+func (t words) clauseStart(i int) int {
+	start := 0
+	for _, s := range t.starts {
+		if s > i {
+			break
+		}
+		start = s
+	}
+	return start
 }
