@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"formation/canon"
+	"formation/ident"
 )
 
 // kind describes what differs between the safety and identity loaders: the
@@ -76,22 +76,11 @@ func readEnvelope(ctx context.Context, k kind, id string, searchPaths []string, 
 	return env, nil
 }
 
-// validPackID keeps ids usable as file names and nothing more: the original's
-// rule (non-empty, no "/" and no "..") tightened to the character set of
-// Formation's keys, so no separator, backslash, NUL or leading dot gets in.
-func validPackID(id string) bool {
-	if id == "" || id[0] == '.' || strings.Contains(id, "..") {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
+// validPackID keeps ids usable as file names and nothing more: the
+// original's rule (non-empty, no "/" and no "..") tightened to the one id
+// rule of Formation's keys, so no separator, backslash, NUL or leading dot
+// gets in.
+func validPackID(id string) bool { return ident.CheckID(id) == nil }
 
 // locate finds <dir>/<id>.json in the first search path that has it.
 func locate(k kind, id string, searchPaths []string) (string, *fault) {

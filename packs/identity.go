@@ -212,7 +212,7 @@ func AvailableIdentityPacks(ctx context.Context, dirs []string) ([]string, error
 
 func identityCandidate(ctx context.Context, dir string, e os.DirEntry) (string, bool) {
 	name := e.Name()
-	if e.IsDir() || !strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".mastery_report.json") {
+	if e.IsDir() || !strings.HasSuffix(name, ".json") || IsCompanionReport(name) {
 		return "", false
 	}
 	id := strings.TrimSuffix(name, ".json")

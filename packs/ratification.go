@@ -33,11 +33,17 @@ func KindOf(pack *canon.Object) string {
 	return ""
 }
 
+// companionSuffix ends the file name of a pack's mastery report.
+const companionSuffix = ".mastery_report.json"
+
 // CompanionReportPath is where the mastery report of the pack file at
 // packPath lives: beside it, <name>.mastery_report.json.
 func CompanionReportPath(packPath string) string {
-	return strings.TrimSuffix(packPath, ".json") + ".mastery_report.json"
+	return strings.TrimSuffix(packPath, ".json") + companionSuffix
 }
+
+// IsCompanionReport reports whether a file name is a pack's mastery report.
+func IsCompanionReport(name string) bool { return strings.HasSuffix(name, companionSuffix) }
 
 // RatificationError says why a pack is not ratified. The runtime's loaders
 // report the same refusals inside a *SafetyPackError or *IdentityPackError.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -115,7 +114,7 @@ func VerifyFileWithKeys(ctx context.Context, path, trustedKeys string) FileVerdi
 	}
 	obj, _ := doc.(*canon.Object)
 	switch {
-	case strings.HasSuffix(filepath.Base(path), ".mastery_report.json") || (obj != nil && obj.Has(seal.DefaultField) && !obj.Has("mastery_report_sha256")):
+	case packs.IsCompanionReport(filepath.Base(path)) || (obj != nil && obj.Has(seal.DefaultField) && !obj.Has("mastery_report_sha256")):
 		v.Kind = "report"
 		r := seal.VerifySeal(doc, seal.DefaultField)
 		v.Valid, v.Reason = r.Valid, r.Reason
