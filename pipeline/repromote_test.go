@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"formation/internal/cli"
 	"formation/internal/testutil"
 	"formation/reviewed"
+	"formation/signing"
 	"formation/store"
 )
 
@@ -317,4 +319,101 @@ type ledgerReport struct {
 			Verified bool `json:"verified"`
 		} `json:"promoted_courses"`
 	} `json:"domains"`
+}
+
+// corrupt flips one byte of a stored object of the lab's file store and
+// returns a function that restores it.
+func (l *lab) corrupt(digest string) (restore func()) {
+	l.t.Helper()
+	path := filepath.Join(strings.TrimPrefix(l.storeURL, "file://"), "objects", "sha256", digest[:2], digest)
+	raw, err := os.ReadFile(path)
+	must(l.t, err)
+	bad := slices.Clone(raw)
+	bad[len(bad)/2] ^= 0x01
+	must(l.t, os.Chmod(path, 0o644))
+	must(l.t, os.WriteFile(path, bad, 0o644))
+	return func() { must(l.t, os.WriteFile(path, raw, 0o644)) }
+}
+
+func (l *lab) auditCount() int {
+	l.t.Helper()
+	recs, err := audit.List(context.Background(), l.storeHandle, audit.Filter{})
+	must(l.t, err)
+	return len(recs)
+}
+
+// Every command that stops on a damaged reviewed state exits 65 (an object
+// of the state) or 77 (an envelope or report that no longer verifies) and
+// writes exactly one audit record for it.
+func TestDamagedReviewedStateIsAuditedOnce(t *testing.T) {
+	l := newLab(t)
+	l.subject("light", lightNotes)
+	l.subject("sound", soundNotes)
+	must(t, os.WriteFile(filepath.Join(l.courses, "domains.yaml"), []byte(`schema_version: "1.0.0"
+domains:
+  - id: light
+    title: Light
+    subjects: [light]
+    operator_families:
+      - family: causal
+        relations: [causes, produces]
+    eval_lanes:
+      - lane: domain_qa
+        version: v1
+        splits: [dev, public, holdout]
+`), 0o644))
+	if code, _, errs := l.promote("light"); code != 0 {
+		t.Fatalf("promote: %s", errs)
+	}
+	soundReport := l.autorun("sound")[5].Output
+	snap := l.state()
+	registry := filepath.Join(l.courses, "none.yaml")
+	commands := map[string][]string{
+		"ask":     {"ask", "What does refraction cause?"},
+		"ledger":  {"ledger", "--registry", registry},
+		"eval":    {"eval", "--domain", "light", "--split", "public", "domain_qa"},
+		"check":   {"check"},
+		"promote": {"promote", "--key", l.key, soundReport},
+		"ratify":  {"ratify", "--issued-at", "2026-06-01T00:00:00Z", "sound"},
+	}
+	for _, part := range []struct{ name, digest string }{
+		{"state", snap.Head}, {"knowledge", snap.State.Knowledge}, {"index", snap.State.Index},
+	} {
+		restore := l.corrupt(part.digest)
+		for name, args := range commands {
+			before := l.auditCount()
+			code, _, errs := l.run(args...)
+			if code != 65 {
+				t.Errorf("%s with a corrupt %s object: exit %d, want 65\n%s", name, part.name, code, errs)
+			}
+			if n := l.auditCount() - before; n != 1 {
+				t.Errorf("%s with a corrupt %s object wrote %d audit records, want 1", name, part.name, n)
+			}
+		}
+		restore()
+	}
+	env, _ := snap.Envelope(snap.Index.Entries[0].CourseID)
+	for _, part := range []struct{ name, digest string }{{"envelope", env}, {"report", reportObjectOf(t, l, env)}} {
+		restore := l.corrupt(part.digest)
+		before := l.auditCount()
+		code, out, errs := l.run("ledger", "--registry", registry)
+		if code != 77 || !strings.Contains(out, "INTEGRITY FAILURE") || l.auditCount()-before != 1 {
+			t.Errorf("ledger with a corrupt %s: exit %d, %d audit records\n%s%s", part.name, code, l.auditCount()-before, out, errs)
+		}
+		restore()
+	}
+}
+
+// reportObjectOf reads the report object a promotion envelope names.
+func reportObjectOf(t *testing.T, l *lab, env string) string {
+	t.Helper()
+	raw, err := l.storeHandle.Get(context.Background(), env)
+	must(t, err)
+	e, err := signing.DecodeEnvelope(raw)
+	must(t, err)
+	payload, err := base64.StdEncoding.DecodeString(e.Payload)
+	must(t, err)
+	var st reviewed.Statement
+	must(t, json.Unmarshal(payload, &st))
+	return st.Predicate.ReportObject
 }

@@ -68,7 +68,7 @@ func runEval(c *cli.Context, io IO) error {
 	env := eval.Env{Store: s, CoursesDir: coursesDir(c), Trusted: trusted, NewRuntime: newRuntime, Now: io.Now, CodeVersion: version.String()}
 	out, err := eval.Execute(c.Context, env, c.String("domain"), c.Args().First(), c.String("split"))
 	if err != nil {
-		return evalError(err)
+		return auditStateError(c, io, s, "eval", evalError(err))
 	}
 	if wantJSON(c) {
 		err = writeJSON(io.Stdout, EvalOutput{SchemaVersion: "1.0.0", Object: out.Object, Ref: out.Ref, Result: out.Result})
