@@ -7,11 +7,14 @@
 # domain (default: the first one in courses/domains.yaml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-F=./bin/formation
+# FORMATION_BIN and DEMO_STORE_DIR let a test run the demo with its own
+# binary and store folder.
+F=${FORMATION_BIN:-./bin/formation}
+demo_dir=${DEMO_STORE_DIR:-$(pwd)/.formation-demo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-store="file://$(pwd)/.formation-demo"
-rm -rf .formation-demo
+store="file://$demo_dir"
+rm -rf "$demo_dir"
 export FORMATION_STORE="$store"
 # The demo shows human output; a CI=true environment would silence it.
 unset CI
