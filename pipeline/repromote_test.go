@@ -50,6 +50,24 @@ func newLab(t *testing.T) *lab {
 	return l
 }
 
+// lightDomain declares the domain "light" of the subject light.
+func (l *lab) lightDomain() {
+	l.t.Helper()
+	must(l.t, os.WriteFile(filepath.Join(l.courses, "domains.yaml"), []byte(`schema_version: "1.0.0"
+domains:
+  - id: light
+    title: Light
+    subjects: [light]
+    operator_families:
+      - family: causal
+        relations: [causes, produces]
+    eval_lanes:
+      - lane: domain_qa
+        version: v1
+        splits: [dev, public, holdout]
+`), 0o644))
+}
+
 func (l *lab) run(args ...string) (int, string, string) {
 	l.t.Helper()
 	var out, errb bytes.Buffer
@@ -263,19 +281,7 @@ func decodeVTS(t *testing.T, s store.Store, digest string) artifact.ValidatedTri
 func TestKeyRotation(t *testing.T) {
 	l := newLab(t)
 	l.subject("light", lightNotes)
-	must(t, os.WriteFile(filepath.Join(l.courses, "domains.yaml"), []byte(`schema_version: "1.0.0"
-domains:
-  - id: light
-    title: Light
-    subjects: [light]
-    operator_families:
-      - family: causal
-        relations: [causes, produces]
-    eval_lanes:
-      - lane: domain_qa
-        version: v1
-        splits: [dev, public, holdout]
-`), 0o644))
+	l.lightDomain()
 	if code, _, errs := l.promote("light"); code != 0 {
 		t.Fatalf("promote: %s", errs)
 	}
@@ -349,19 +355,7 @@ func TestDamagedReviewedStateIsAuditedOnce(t *testing.T) {
 	l := newLab(t)
 	l.subject("light", lightNotes)
 	l.subject("sound", soundNotes)
-	must(t, os.WriteFile(filepath.Join(l.courses, "domains.yaml"), []byte(`schema_version: "1.0.0"
-domains:
-  - id: light
-    title: Light
-    subjects: [light]
-    operator_families:
-      - family: causal
-        relations: [causes, produces]
-    eval_lanes:
-      - lane: domain_qa
-        version: v1
-        splits: [dev, public, holdout]
-`), 0o644))
+	l.lightDomain()
 	if code, _, errs := l.promote("light"); code != 0 {
 		t.Fatalf("promote: %s", errs)
 	}
@@ -416,4 +410,48 @@ func reportObjectOf(t *testing.T, l *lab, env string) string {
 	var st reviewed.Statement
 	must(t, json.Unmarshal(payload, &st))
 	return st.Predicate.ReportObject
+}
+
+// The head pinned after a promotion detects the next one (or a rollback) on
+// check and ledger, by flag, file or environment; a flipped byte in any
+// input is found by check --read-data, with one audit record.
+func TestPinnedHeadAndCheckReadData(t *testing.T) {
+	l := newLab(t)
+	l.subject("light", lightNotes)
+	l.subject("sound", soundNotes)
+	l.lightDomain()
+	if code, _, errs := l.promote("light"); code != 0 {
+		t.Fatalf("promote: %s", errs)
+	}
+	pinned := l.state().Head
+	pinFile := filepath.Join(t.TempDir(), "head")
+	must(t, os.WriteFile(pinFile, []byte(pinned+"\n"), 0o644))
+	if code, out, errs := l.run("check", "--expect-head-file", pinFile); code != 0 {
+		t.Fatalf("check at the pinned head: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := l.promote("sound"); code != 0 {
+		t.Fatalf("promote sound: %s", errs)
+	}
+	before := l.auditCount()
+	code, _, errs := l.run("check", "--expect-head", pinned)
+	if code != 77 || !strings.Contains(errs, "state_head_mismatch") || l.auditCount()-before != 1 {
+		t.Fatalf("check after the head moved: %d %s", code, errs)
+	}
+	t.Setenv("FORMATION_EXPECT_HEAD", pinned)
+	if code, _, errs := l.run("ledger", "--registry", filepath.Join(l.courses, "none.yaml")); code != 77 || !strings.Contains(errs, "state_head_mismatch") {
+		t.Fatalf("ledger under FORMATION_EXPECT_HEAD: %d %s", code, errs)
+	}
+	t.Setenv("FORMATION_EXPECT_HEAD", "")
+
+	bundle := l.autorun("light")[0].Output
+	restore := l.corrupt(bundle)
+	defer restore()
+	if code, out, _ := l.run("check"); code != 0 || strings.Contains(out, "FINDING") {
+		t.Fatalf("check without --read-data does not read objects no ref names whole: %d %s", code, out)
+	}
+	before = l.auditCount()
+	code, out, _ := l.run("check", "--read-data")
+	if code != 65 || !strings.Contains(out, "FINDING corrupt_object "+bundle) || l.auditCount()-before != 1 {
+		t.Fatalf("check --read-data with a flipped byte in the OreBundle: %d %s", code, out)
+	}
 }
