@@ -7,6 +7,7 @@ import (
 
 	"formation/artifact"
 	"formation/canon"
+	"formation/ident"
 	"formation/reviewed"
 	"formation/runtime/knowledge"
 	"formation/seal"
@@ -36,8 +37,8 @@ type CourseCheck struct {
 type Promoted struct {
 	Courses     []CourseCheck
 	Knowledge   *knowledge.Knowledge
-	ReviewedSHA string               // object digest of the reviewed knowledge read
-	StateHead   string               // digest of the reviewed state (knowledge/state) read
+	ReviewedSHA ident.Digest         // the reviewed knowledge object read
+	StateHead   ident.Digest         // the reviewed state (knowledge/state) read
 	CourseYAML  map[string][]byte    // course_id → course YAML bytes, verified courses only
 	Citations   []knowledge.Citation // every citation the knowledge holds
 	Terms       []string             // concept terms of the knowledge, sorted
@@ -140,8 +141,8 @@ func verifyCourse(ctx context.Context, s store.Store, trusted *signing.TrustedKe
 }
 
 // openPromotion reads a promotion envelope and verifies it.
-func openPromotion(ctx context.Context, s store.Store, trusted signing.TrustedKeys, digest string) (reviewed.Statement, string) {
-	raw, err := s.Get(ctx, digest)
+func openPromotion(ctx context.Context, s store.Store, trusted signing.TrustedKeys, digest ident.Digest) (reviewed.Statement, string) {
+	raw, err := s.Get(ctx, digest.String())
 	if err != nil {
 		return reviewed.Statement{}, "promotion envelope: " + err.Error()
 	}

@@ -91,7 +91,7 @@ func Run(ctx context.Context, spec RunSpec) (LaneResult, error) {
 	}
 	res := LaneResult{SchemaVersion: artifact.SchemaVersion, DomainID: spec.Domain, Lane: spec.Lane, LaneVersion: spec.LaneVersion,
 		Shape: string(shape), Split: spec.Split, Timestamp: spec.Now.UTC().Format(TimestampLayout),
-		ReviewedSHA: spec.Promoted.ReviewedSHA, Courses: nonNil(spec.Promoted.Verified()), CodeVersion: spec.CodeVersion}
+		ReviewedSHA: spec.Promoted.ReviewedSHA.String(), Courses: nonNil(spec.Promoted.Verified()), CodeVersion: spec.CodeVersion}
 	var pending []asked
 	for _, sq := range spec.Questions {
 		d, err := canon.SHA256Hex(sq.Questions)

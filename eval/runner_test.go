@@ -10,6 +10,7 @@ import (
 
 	"formation/artifact"
 	"formation/courses"
+	"formation/ident"
 	"formation/internal/testutil"
 	"formation/packs"
 	"formation/runtime"
@@ -66,7 +67,7 @@ func newWorld(t *testing.T) world {
 		t.Fatal(err)
 	}
 	terms := []string{"expansion", "heat", "stress"}
-	p := &Promoted{Knowledge: k, Terms: terms, Citations: CitationsOf(k, terms), ReviewedSHA: strings.Repeat("f", 64),
+	p := &Promoted{Knowledge: k, Terms: terms, Citations: CitationsOf(k, terms), ReviewedSHA: ident.Digest(strings.Repeat("f", 64)),
 		Courses: []CourseCheck{{CourseID: "heat-1", Subject: "heat", Verified: true}}}
 	return world{store: fs, promoted: p, rt: newRuntime(t, k)}
 }

@@ -1,6 +1,9 @@
 package ledger
 
-import "formation/eval"
+import (
+	"formation/eval"
+	"formation/ident"
+)
 
 // Statuses, lowest first.
 const (
@@ -35,7 +38,7 @@ type Report struct {
 	Thresholds    Thresholds     `json:"thresholds"`
 	Registry      RegistryStatus `json:"reviewer_registry"`
 	// StateHead is the reviewed state (knowledge/state) the ledger read.
-	StateHead string `json:"state_head"`
+	StateHead ident.Digest `json:"state_head"`
 	// Integrity lists every seal, signature or stored object that failed
 	// verification, and every broken link of the reviewed-state chain: the
 	// rows concerned are demoted and the command exits 77 after printing.

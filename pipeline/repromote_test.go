@@ -371,7 +371,7 @@ func TestDamagedReviewedStateIsAuditedOnce(t *testing.T) {
 		"ratify":  {"ratify", "--issued-at", "2026-06-01T00:00:00Z", "sound"},
 	}
 	for _, part := range []struct{ name, digest string }{
-		{"state", snap.Head}, {"knowledge", snap.State.Knowledge}, {"index", snap.State.Index},
+		{"state", snap.Head.String()}, {"knowledge", snap.State.Knowledge.String()}, {"index", snap.State.Index.String()},
 	} {
 		restore := l.corrupt(part.digest)
 		for name, args := range commands {
@@ -386,7 +386,8 @@ func TestDamagedReviewedStateIsAuditedOnce(t *testing.T) {
 		}
 		restore()
 	}
-	env, _ := snap.Envelope(snap.Index.Entries[0].CourseID)
+	envDigest, _ := snap.Envelope(snap.Index.Entries[0].CourseID)
+	env := envDigest.String()
 	for _, part := range []struct{ name, digest string }{{"envelope", env}, {"report", reportObjectOf(t, l, env)}} {
 		restore := l.corrupt(part.digest)
 		before := l.auditCount()
@@ -423,7 +424,7 @@ func TestPinnedHeadAndCheckReadData(t *testing.T) {
 	if code, _, errs := l.promote("light"); code != 0 {
 		t.Fatalf("promote: %s", errs)
 	}
-	pinned := l.state().Head
+	pinned := l.state().Head.String()
 	pinFile := filepath.Join(t.TempDir(), "head")
 	must(t, os.WriteFile(pinFile, []byte(pinned+"\n"), 0o644))
 	if code, out, errs := l.run("check", "--expect-head-file", pinFile); code != 0 {

@@ -8,6 +8,7 @@ import (
 
 	"formation/artifact"
 	"formation/audit"
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/reviewed"
 	"formation/signing"
@@ -83,7 +84,7 @@ func (j *job) apply(cur reviewed.Snapshot, ch reviewed.Change) (reviewed.Next, e
 	}
 	promotions := maps.Clone(cur.State.Promotions)
 	if promotions == nil {
-		promotions = map[string]string{}
+		promotions = map[string]ident.Digest{}
 	}
 	return reviewed.Next{Knowledge: k, Index: idx, Promotions: promotions}, nil
 }
@@ -114,7 +115,7 @@ func (j *job) rejectErr(ctx context.Context, err error) error {
 }
 
 // storeEnvelope stores the envelope object; the state names it.
-func (j *job) storeEnvelope(ctx context.Context, env signing.Envelope) (string, error) {
+func (j *job) storeEnvelope(ctx context.Context, env signing.Envelope) (ident.Digest, error) {
 	body, err := artifact.Encode(env)
 	if err != nil {
 		return "", fmt.Errorf("promote: encode envelope: %w", err)
@@ -123,7 +124,7 @@ func (j *job) storeEnvelope(ctx context.Context, env signing.Envelope) (string, 
 	if err != nil {
 		return "", fmt.Errorf("promote: store envelope: %w", err)
 	}
-	return d, nil
+	return ident.Digest(d), nil
 }
 
 // rejectReview audits every candidate the review gate refused, then refuses
@@ -142,7 +143,7 @@ func (j *job) rejectReview(ctx context.Context, rejected []rejection) error {
 // recordPromotion writes the promotion's audit records: the promotion, the
 // report it superseded, and one record per fact it removed.
 func (j *job) recordPromotion(ctx context.Context, res Result) error {
-	j.inputs = append(j.inputs, res.Envelope, res.State)
+	j.inputs = append(j.inputs, res.Envelope.String(), res.State.String())
 	recs := []audit.Record{{Kind: audit.KindPromotion, ReasonCode: "promoted", Key: j.req.Report,
 		Detail: fmt.Sprintf("course %s under report %s by key %s: %d concept(s), %d triple(s), %d counter-claim(s) reviewed coherent; %d fact(s) added, %d removed; envelope %s; state %s",
 			res.CourseID, res.ReportSHA256, j.req.Key.KeyID, res.PromotedConcepts, res.PromotedTriples, res.PromotedCounters,

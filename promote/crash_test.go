@@ -151,7 +151,7 @@ func crashRound(t *testing.T, s store.Store, n int) round {
 	}
 	final := w.state()
 	wholeState(t, w, final)
-	return round{writes: cs.writes, final: final.Head}
+	return round{writes: cs.writes, final: final.Head.String()}
 }
 
 // wholeState checks that a state is consistent: the index, the knowledge's
@@ -166,7 +166,7 @@ func wholeState(t *testing.T, w *world, snap reviewed.Snapshot) {
 		if !ok {
 			t.Fatalf("course %s in the index without an envelope", e.CourseID)
 		}
-		raw, err := w.s.Get(w.ctx, env)
+		raw, err := w.s.Get(w.ctx, env.String())
 		if err != nil {
 			t.Fatalf("envelope of %s: %v", e.CourseID, err)
 		}

@@ -179,7 +179,7 @@ func (w *world) refs(courseID string) [3]string {
 	w.t.Helper()
 	snap := w.state()
 	env, _ := snap.Envelope(courseID)
-	return [3]string{snap.State.Knowledge, snap.State.Index, env}
+	return [3]string{snap.State.Knowledge.String(), snap.State.Index.String(), env.String()}
 }
 
 func (w *world) audit() []audit.Record {

@@ -11,6 +11,7 @@ import (
 	"formation/artifact"
 	"formation/audit"
 	"formation/canon"
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/reviewed"
 	"formation/seal"
@@ -51,17 +52,17 @@ type Result struct {
 	// Resigned: the report was already promoted, but its envelope no longer
 	// verified against the trusted keys (a rotated curator key), so it was
 	// signed again with this key.
-	Resigned         bool   `json:"resigned"`
-	Superseded       string `json:"superseded"`
-	PromotedConcepts int    `json:"promoted_concepts"`
-	PromotedTriples  int    `json:"promoted_triples"`
-	PromotedCounters int    `json:"promoted_counters"`
-	Envelope         string `json:"envelope_sha256"`
-	Knowledge        string `json:"knowledge_sha256"`
-	Index            string `json:"index_sha256"`
+	Resigned         bool         `json:"resigned"`
+	Superseded       string       `json:"superseded"`
+	PromotedConcepts int          `json:"promoted_concepts"`
+	PromotedTriples  int          `json:"promoted_triples"`
+	PromotedCounters int          `json:"promoted_counters"`
+	Envelope         ident.Digest `json:"envelope_sha256"`
+	Knowledge        ident.Digest `json:"knowledge_sha256"`
+	Index            ident.Digest `json:"index_sha256"`
 	// State is the reviewed state (knowledge/state) after the promotion:
 	// pin it with `formation ledger --expect-head` to detect a rollback.
-	State string `json:"state_sha256"`
+	State ident.Digest `json:"state_sha256"`
 	// Added and Removed are the facts the promotion added to and removed
 	// from the reviewed knowledge (removal needs AllowRemoval).
 	Added   []reviewed.Fact `json:"added"`

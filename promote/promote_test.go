@@ -90,13 +90,13 @@ func TestPromoteAppliesReviewedKnowledge(t *testing.T) {
 	}
 	// The state names a valid signed statement about this report.
 	refs := w.refs(report.CourseID)
-	if refs[2] != res.Envelope || refs[0] != res.Knowledge || refs[1] != res.Index || w.state().Head != res.State {
+	if refs[2] != res.Envelope.String() || refs[0] != res.Knowledge.String() || refs[1] != res.Index.String() || w.state().Head != res.State {
 		t.Fatalf("refs %v vs result %+v", refs, res)
 	}
 	if len(res.Added) != 7 || len(res.Removed) != 0 {
 		t.Fatalf("facts added %v removed %v, want 7 and none", res.Added, res.Removed)
 	}
-	raw, err := w.s.Get(w.ctx, res.Envelope)
+	raw, err := w.s.Get(w.ctx, res.Envelope.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestPromoteAppliesReviewedKnowledge(t *testing.T) {
 	}
 	rec := lastAudit(t, w)
 	if rec.Kind != audit.KindPromotion || rec.ReasonCode != "promoted" || rec.Stage != StageName || rec.Subject != "subject.micro" ||
-		!slices.Contains(rec.InputDigests, res.Envelope) {
+		!slices.Contains(rec.InputDigests, res.Envelope.String()) {
 		t.Fatalf("audit %+v", rec)
 	}
 }
@@ -355,7 +355,7 @@ func TestSupersede(t *testing.T) {
 		recs[n-1].Kind != audit.KindPromotion || recs[n-1].ReasonCode != ReasonFactRemoved || recs[n-1].Key != removed.String() {
 		t.Fatalf("supersede audit %+v", recs[n-2:])
 	}
-	raw, _ := w.s.Get(w.ctx, res.Envelope)
+	raw, _ := w.s.Get(w.ctx, res.Envelope.String())
 	env, _ := signing.DecodeEnvelope(raw)
 	if st, err := reviewed.OpenPromotion(env, w.key.Trusted()); err != nil || st.Predicate.Supersedes != a.ReportSHA256 {
 		t.Fatalf("statement %+v %v", st, err)

@@ -24,7 +24,7 @@ func (j *job) signedByTrusted(ctx context.Context) bool {
 	if !ok {
 		return false
 	}
-	raw, err := j.p.Store.Get(ctx, d)
+	raw, err := j.p.Store.Get(ctx, d.String())
 	if err != nil {
 		return false
 	}
@@ -76,7 +76,7 @@ func (j *job) resign(ctx context.Context, res Result) (Result, error) {
 	res.State, res.Knowledge, res.Index = snap.Head, snap.State.Knowledge, snap.State.Index
 	res.Added, res.Removed = []reviewed.Fact{}, []reviewed.Fact{}
 	res.Resigned = true
-	j.inputs = append(j.inputs, res.Envelope, res.State)
+	j.inputs = append(j.inputs, res.Envelope.String(), res.State.String())
 	return res, j.record(ctx, nil, audit.Record{Kind: audit.KindPromotion, ReasonCode: ReasonResigned, Key: j.req.Report,
 		Detail: fmt.Sprintf("course %s under report %s signed again by key %s (its envelope did not verify against the trusted keys); envelope %s; state %s",
 			res.CourseID, res.ReportSHA256, j.req.Key.KeyID, res.Envelope, res.State)})

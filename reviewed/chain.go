@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/store"
 )
@@ -47,14 +48,14 @@ func VerifyFrom(ctx context.Context, s store.Store, snap Snapshot) ([]Finding, e
 	for digest != "" {
 		st, err := ReadState(ctx, s, digest)
 		if err != nil {
-			f, ok := findingOf(digest, err)
+			f, ok := findingOf(digest.String(), err)
 			if !ok {
 				return findings, err
 			}
 			return append(findings, f), nil
 		}
 		if st.Seq != seq {
-			return append(findings, Finding{Object: digest, Reason: ReasonBrokenChain,
+			return append(findings, Finding{Object: digest.String(), Reason: ReasonBrokenChain,
 				Detail: fmt.Sprintf("state has seq %d where the chain expects %d", st.Seq, seq)}), nil
 		}
 		missing, err := missingObjects(ctx, s, st)
@@ -72,9 +73,9 @@ func VerifyFrom(ctx context.Context, s store.Store, snap Snapshot) ([]Finding, e
 
 // missingObjects lists the objects a state names that the store lacks.
 func missingObjects(ctx context.Context, s store.Store, st State) ([]string, error) {
-	names := []string{st.Knowledge, st.Index}
+	names := []string{st.Knowledge.String(), st.Index.String()}
 	for _, env := range st.Promotions {
-		names = append(names, env)
+		names = append(names, env.String())
 	}
 	slices.Sort(names)
 	var missing []string
@@ -106,11 +107,12 @@ func CheckHead(snap Snapshot, expect string) error {
 	if expect == "" {
 		return nil
 	}
-	if !store.ValidDigest(expect) {
-		return refuse(exitcode.Usage, ReasonHeadMismatch, "expected head %q is not 64 lowercase hex", expect)
+	want, err := ident.ParseDigest(expect)
+	if err != nil {
+		return refuse(exitcode.Usage, ReasonHeadMismatch, "expected head: %v", err)
 	}
-	if snap.Head != expect {
-		head := snap.Head
+	if snap.Head != want {
+		head := snap.Head.String()
 		if head == "" {
 			head = "(no reviewed state)"
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"formation/artifact"
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/store"
 )
@@ -57,7 +58,7 @@ func loadLegacy(ctx context.Context, s store.Store) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("reviewed: encode state 0: %w", err)
 	}
-	snap.State, snap.Head = st, store.DigestOf(body)
+	snap.State, snap.Head = st, ident.Digest(store.DigestOf(body))
 	snap.pending = append(snap.pending, body)
 	return snap, nil
 }
@@ -65,7 +66,7 @@ func loadLegacy(ctx context.Context, s store.Store) (Snapshot, error) {
 // legacyPart reads one object an old ref names into *v, or (when the ref is
 // absent, an interrupted old promotion) keeps the empty value in *v and
 // queues its bytes to be stored. It returns the part's digest.
-func legacyPart[T any](ctx context.Context, s store.Store, digest string, found bool, what string, v *T, pending *[][]byte) (string, error) {
+func legacyPart[T any](ctx context.Context, s store.Store, digest ident.Digest, found bool, what string, v *T, pending *[][]byte) (ident.Digest, error) {
 	if found {
 		got, err := getObject[T](ctx, s, digest, what)
 		*v = got
@@ -76,11 +77,11 @@ func legacyPart[T any](ctx context.Context, s store.Store, digest string, found 
 		return "", fmt.Errorf("reviewed: encode empty %s: %w", what, err)
 	}
 	*pending = append(*pending, body)
-	return store.DigestOf(body), nil
+	return ident.Digest(store.DigestOf(body)), nil
 }
 
 // legacyDigest reads an old ref holding a digest.
-func legacyDigest(ctx context.Context, s store.Store, ref string) (string, bool, error) {
+func legacyDigest(ctx context.Context, s store.Store, ref string) (ident.Digest, bool, error) {
 	val, _, err := s.GetRef(ctx, ref)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -88,20 +89,20 @@ func legacyDigest(ctx context.Context, s store.Store, ref string) (string, bool,
 	case err != nil:
 		return "", false, fmt.Errorf("reviewed: read %s: %w", ref, err)
 	}
-	d := strings.TrimSpace(string(val))
-	if !store.ValidDigest(d) {
-		return "", false, refuse(exitcode.Rejected, ReasonUndecodableState, "ref %s holds %q, not a digest", ref, d)
+	d, err := ident.ParseDigest(strings.TrimSpace(string(val)))
+	if err != nil {
+		return "", false, refuse(exitcode.Rejected, ReasonUndecodableState, "ref %s: %v", ref, err)
 	}
 	return d, true, nil
 }
 
 // legacyPromotions reads every index/promotions/<course_id> ref.
-func legacyPromotions(ctx context.Context, s store.Store) (map[string]string, error) {
+func legacyPromotions(ctx context.Context, s store.Store) (map[string]ident.Digest, error) {
 	names, err := s.ListRefs(ctx, legacyPromotionsPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("reviewed: list %s: %w", legacyPromotionsPrefix, err)
 	}
-	out := map[string]string{}
+	out := map[string]ident.Digest{}
 	for _, name := range names {
 		d, found, err := legacyDigest(ctx, s, name)
 		if err != nil {
@@ -130,5 +131,5 @@ func Migrate(ctx context.Context, s store.Store) (bool, error) {
 	if err := putAll(ctx, s, snap.pending); err != nil {
 		return false, err
 	}
-	return store.CreateRef(ctx, s, StateRef, []byte(snap.Head))
+	return store.CreateRef(ctx, s, StateRef, []byte(snap.Head.String()))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"formation/artifact"
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/store"
 )
@@ -37,21 +38,21 @@ func TestRollbackIsDetectedOnlyByAPinnedHead(t *testing.T) {
 	if second.State.Seq != 1 || second.State.Previous != first.Head {
 		t.Fatalf("chain: %+v", second.State)
 	}
-	if err := CheckHead(second, second.Head); err != nil {
+	if err := CheckHead(second, second.Head.String()); err != nil {
 		t.Fatal(err)
 	}
 	_, version, err := s.GetRef(ctx, StateRef)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SetRef(ctx, StateRef, version, []byte(first.Head)); err != nil {
+	if _, err := s.SetRef(ctx, StateRef, version, []byte(first.Head.String())); err != nil {
 		t.Fatal(err)
 	}
 	snap, findings, err := VerifyChain(ctx, s)
 	if err != nil || len(findings) != 0 || snap.Head != first.Head {
 		t.Fatalf("the rolled-back chain: %v %v %v", snap.Head, findings, err)
 	}
-	err = CheckHead(snap, second.Head)
+	err = CheckHead(snap, second.Head.String())
 	if exitcode.Of(err) != exitcode.SealInvalid || !strings.Contains(err.Error(), ReasonHeadMismatch) {
 		t.Fatalf("a rollback under a pinned head: %v (exit %d)", err, exitcode.Of(err))
 	}
@@ -73,7 +74,7 @@ func TestBrokenChainIsFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, version, _ := s.GetRef(ctx, StateRef)
-	if _, err := s.SetRef(ctx, StateRef, version, []byte(d)); err != nil {
+	if _, err := s.SetRef(ctx, StateRef, version, []byte(d.String())); err != nil {
 		t.Fatal(err)
 	}
 	_, findings, err := VerifyChain(ctx, s)
@@ -81,10 +82,10 @@ func TestBrokenChainIsFound(t *testing.T) {
 		t.Fatalf("findings %+v %v", findings, err)
 	}
 	missing := first.State
-	missing.Seq, missing.Previous, missing.Index = 1, first.Head, strings.Repeat("9", 64)
+	missing.Seq, missing.Previous, missing.Index = 1, first.Head, ident.Digest(strings.Repeat("9", 64))
 	d, _ = putArtifact(ctx, s, missing)
 	_, version, _ = s.GetRef(ctx, StateRef)
-	if _, err := s.SetRef(ctx, StateRef, version, []byte(d)); err != nil {
+	if _, err := s.SetRef(ctx, StateRef, version, []byte(d.String())); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(ctx, s); exitcode.Of(err) != exitcode.Rejected {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"formation/artifact"
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/store"
 )
@@ -19,17 +20,17 @@ const StateRef = "knowledge/state"
 // State is the object StateRef names: everything one promotion changed,
 // chained to the state it replaced.
 type State struct {
-	SchemaVersion string            `json:"schema_version"`
-	Seq           int64             `json:"seq"`
-	Previous      string            `json:"previous"`   // digest of the prior state; "" for seq 0
-	Knowledge     string            `json:"knowledge"`  // digest of the Knowledge object
-	Index         string            `json:"index"`      // digest of the MasteredCoursesIndex object
-	Promotions    map[string]string `json:"promotions"` // course_id → digest of its current promotion envelope
+	SchemaVersion string                  `json:"schema_version"`
+	Seq           int64                   `json:"seq"`
+	Previous      ident.Digest            `json:"previous"`   // the prior state; "" for seq 0
+	Knowledge     ident.Digest            `json:"knowledge"`  // the Knowledge object
+	Index         ident.Digest            `json:"index"`      // the MasteredCoursesIndex object
+	Promotions    map[string]ident.Digest `json:"promotions"` // course_id → its current promotion envelope
 }
 
 // Snapshot is one state as a reader sees it, its objects decoded.
 type Snapshot struct {
-	Head      string // digest of the state object; "" before the first promotion
+	Head      ident.Digest // the state object; "" before the first promotion
 	State     State
 	Knowledge Knowledge
 	Index     artifact.MasteredCoursesIndex
@@ -45,7 +46,7 @@ type Snapshot struct {
 func (s Snapshot) Empty() bool { return s.Head == "" }
 
 // Envelope returns the digest of a course's current promotion envelope.
-func (s Snapshot) Envelope(courseID string) (string, bool) {
+func (s Snapshot) Envelope(courseID string) (ident.Digest, bool) {
 	d, ok := s.State.Promotions[courseID]
 	return d, ok
 }
@@ -63,7 +64,7 @@ func (s Snapshot) SubjectOf(courseID string) string {
 
 // empty is the snapshot of a store that never saw a promotion.
 func empty() Snapshot {
-	return Snapshot{State: State{SchemaVersion: artifact.SchemaVersion, Seq: -1, Promotions: map[string]string{}},
+	return Snapshot{State: State{SchemaVersion: artifact.SchemaVersion, Seq: -1, Promotions: map[string]ident.Digest{}},
 		Knowledge: EmptyKnowledge(), Index: EmptyIndex()}
 }
 
@@ -84,9 +85,9 @@ func Load(ctx context.Context, s store.Store) (Snapshot, error) {
 
 // loadAt reads the state named by a ref value and its objects.
 func loadAt(ctx context.Context, s store.Store, refValue string) (Snapshot, error) {
-	head := strings.TrimSpace(refValue)
-	if !store.ValidDigest(head) {
-		return Snapshot{}, refuse(exitcode.Rejected, ReasonUndecodableState, "ref %s holds %q, not a digest", StateRef, head)
+	head, err := ident.ParseDigest(strings.TrimSpace(refValue))
+	if err != nil {
+		return Snapshot{}, refuse(exitcode.Rejected, ReasonUndecodableState, "ref %s: %v", StateRef, err)
 	}
 	st, err := ReadState(ctx, s, head)
 	if err != nil {
@@ -103,7 +104,7 @@ func loadAt(ctx context.Context, s store.Store, refValue string) (Snapshot, erro
 }
 
 // ReadState reads and checks one state object.
-func ReadState(ctx context.Context, s store.Store, digest string) (State, error) {
+func ReadState(ctx context.Context, s store.Store, digest ident.Digest) (State, error) {
 	st, err := getObject[State](ctx, s, digest, "state")
 	if err != nil {
 		return State{}, err
@@ -123,15 +124,15 @@ func (st State) check() error {
 		return fmt.Errorf("seq %d is negative", st.Seq)
 	case (st.Seq == 0) != (st.Previous == ""):
 		return fmt.Errorf("seq %d with previous %q: only seq 0 has no previous state", st.Seq, st.Previous)
-	case st.Previous != "" && !store.ValidDigest(st.Previous):
+	case st.Previous != "" && !ident.ValidDigest(string(st.Previous)):
 		return fmt.Errorf("previous %q is not a digest", st.Previous)
-	case !store.ValidDigest(st.Knowledge) || !store.ValidDigest(st.Index):
+	case !ident.ValidDigest(string(st.Knowledge)) || !ident.ValidDigest(string(st.Index)):
 		return fmt.Errorf("knowledge %q / index %q: not digests", st.Knowledge, st.Index)
 	case st.Promotions == nil:
 		return errors.New("no promotions object")
 	}
 	for course, env := range st.Promotions {
-		if store.ValidSubjectID(course) != nil || !store.ValidDigest(env) {
+		if ident.CheckID(course) != nil || !ident.ValidDigest(string(env)) {
 			return fmt.Errorf("promotion %q → %q: not a course id and a digest", course, env)
 		}
 	}
@@ -139,9 +140,9 @@ func (st State) check() error {
 }
 
 // getObject reads an object the state names and decodes it strictly.
-func getObject[T any](ctx context.Context, s store.Store, digest, what string) (T, error) {
+func getObject[T any](ctx context.Context, s store.Store, digest ident.Digest, what string) (T, error) {
 	var v T
-	raw, err := s.Get(ctx, digest)
+	raw, err := s.Get(ctx, string(digest))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return v, refuse(exitcode.Rejected, ReasonDanglingState, "the %s object %s is not in the store", what, digest)
@@ -160,7 +161,7 @@ func getObject[T any](ctx context.Context, s store.Store, digest, what string) (
 type Next struct {
 	Knowledge  Knowledge
 	Index      artifact.MasteredCoursesIndex
-	Promotions map[string]string // course_id → envelope digest (already stored)
+	Promotions map[string]ident.Digest // course_id → envelope (already stored)
 }
 
 // Commit derives the next state from the current one and moves StateRef to
@@ -182,7 +183,7 @@ func Commit(ctx context.Context, s store.Store, derive func(cur Snapshot) (Next,
 		if next, err = store1(ctx, s, cur, n); err != nil {
 			return nil, err
 		}
-		return []byte(next.Head), nil
+		return []byte(next.Head.String()), nil
 	})
 	if err != nil {
 		return Snapshot{}, false, err
@@ -207,7 +208,7 @@ func store1(ctx context.Context, s store.Store, cur Snapshot, n Next) (Snapshot,
 		return Snapshot{}, err
 	}
 	for course, env := range n.Promotions {
-		if ok, err := s.Has(ctx, env); err != nil {
+		if ok, err := s.Has(ctx, string(env)); err != nil {
 			return Snapshot{}, fmt.Errorf("reviewed: envelope of %s: %w", course, err)
 		} else if !ok {
 			return Snapshot{}, fmt.Errorf("reviewed: the envelope %s of %s must be stored before the state names it", env, course)
@@ -216,7 +217,7 @@ func store1(ctx context.Context, s store.Store, cur Snapshot, n Next) (Snapshot,
 	st := State{SchemaVersion: artifact.SchemaVersion, Seq: cur.State.Seq + 1, Previous: cur.Head,
 		Promotions: maps.Clone(n.Promotions)}
 	if st.Promotions == nil {
-		st.Promotions = map[string]string{}
+		st.Promotions = map[string]ident.Digest{}
 	}
 	var err error
 	if st.Knowledge, err = putArtifact(ctx, s, n.Knowledge); err != nil {
@@ -232,7 +233,7 @@ func store1(ctx context.Context, s store.Store, cur Snapshot, n Next) (Snapshot,
 	return Snapshot{Head: head, State: st, Knowledge: n.Knowledge, Index: n.Index}, nil
 }
 
-func putArtifact(ctx context.Context, s store.Store, v any) (string, error) {
+func putArtifact(ctx context.Context, s store.Store, v any) (ident.Digest, error) {
 	body, err := artifact.Encode(v)
 	if err != nil {
 		return "", fmt.Errorf("reviewed: encode: %w", err)
@@ -241,7 +242,7 @@ func putArtifact(ctx context.Context, s store.Store, v any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reviewed: store: %w", err)
 	}
-	return d, nil
+	return ident.Digest(d), nil
 }
 
 func putAll(ctx context.Context, s store.Store, bodies [][]byte) error {

@@ -15,6 +15,7 @@ import (
 
 	"formation/audit"
 	"formation/canon"
+	"formation/ident"
 	"formation/reviewed"
 	"formation/store"
 )
@@ -35,12 +36,12 @@ type Finding struct {
 
 // Report is what Check found.
 type Report struct {
-	Refs      int       `json:"refs_checked"`
-	Objects   int       `json:"objects_rehashed"` // 0 without ReadData
-	StateHead string    `json:"state_head"`       // "" when nothing was promoted
-	StateSeq  int64     `json:"state_seq"`        // -1 when nothing was promoted
-	Migrated  bool      `json:"migrated"`         // state 0 was written from a pre-state store's refs
-	Findings  []Finding `json:"findings"`
+	Refs      int          `json:"refs_checked"`
+	Objects   int          `json:"objects_rehashed"` // 0 without ReadData
+	StateHead ident.Digest `json:"state_head"`       // "" when nothing was promoted
+	StateSeq  int64        `json:"state_seq"`        // -1 when nothing was promoted
+	Migrated  bool         `json:"migrated"`         // state 0 was written from a pre-state store's refs
+	Findings  []Finding    `json:"findings"`
 }
 
 // Options says how deep to look.

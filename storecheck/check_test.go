@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"formation/ident"
 	"formation/reviewed"
 	"formation/store"
 )
@@ -37,7 +38,7 @@ func world(t *testing.T) (store.Store, string, map[string]string) {
 	must(store.SetRefValue(ctx, s, "cache/mine/"+strings.Repeat("0", 64), []byte(`{"ingredients":{},"key":"k","output":"`+objs["output"]+`","subject":"x"}`)))
 	must(store.SetRefValue(ctx, s, "audit/x/mine/20260516T000000Z-000000000-0000", []byte(`[]`)))
 	if _, _, err := reviewed.Commit(ctx, s, func(cur reviewed.Snapshot) (reviewed.Next, error) {
-		return reviewed.Next{Knowledge: cur.Knowledge, Index: cur.Index, Promotions: map[string]string{}}, nil
+		return reviewed.Next{Knowledge: cur.Knowledge, Index: cur.Index, Promotions: map[string]ident.Digest{}}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestDamagedStateIsAFinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flip(t, dir, snap.State.Index)
+	flip(t, dir, snap.State.Index.String())
 	rep, err := Check(context.Background(), s, Options{})
 	if err != nil || len(rep.Findings) != 1 || rep.Findings[0].Reason != reviewed.ReasonCorruptObject {
 		t.Fatalf("%v %v", reasons(rep), err)

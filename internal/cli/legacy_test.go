@@ -73,7 +73,7 @@ func TestLegacyStoreReadsAndMigrates(t *testing.T) {
 	if len(rep.Integrity) != 0 || len(rep.Domains) != 1 || len(rep.Domains[0].PromotedCourses) != 1 || !rep.Domains[0].PromotedCourses[0].Verified {
 		t.Fatalf("the legacy promotion does not verify: %+v", rep)
 	}
-	legacyHead := rep.StateHead
+	legacyHead := rep.StateHead.String()
 	if slices.Compare(refNames(t, storeDir), before) != 0 {
 		t.Fatal("reading a legacy store wrote refs")
 	}
@@ -107,7 +107,7 @@ func TestLegacyStoreReadsAndMigrates(t *testing.T) {
 		t.Fatalf("promote on the migrated store: %d %s %s", code, out, errs)
 	}
 	snap, err := reviewed.Load(context.Background(), mustOpen(t, storeDir))
-	if err != nil || snap.State.Seq != 1 || snap.State.Previous != legacyHead || len(snap.State.Promotions) != 2 || len(snap.Index.Entries) != 2 {
+	if err != nil || snap.State.Seq != 1 || snap.State.Previous.String() != legacyHead || len(snap.State.Promotions) != 2 || len(snap.Index.Entries) != 2 {
 		t.Fatalf("state after a promotion: %+v %v", snap.State, err)
 	}
 	after := refNames(t, storeDir)
@@ -119,7 +119,7 @@ func TestLegacyStoreReadsAndMigrates(t *testing.T) {
 	if slices.Contains(after, reviewed.LegacyRefs("course.tiny2.definition.1.0.0")[2]) {
 		t.Error("the new promotion wrote an old-style promotions ref")
 	}
-	if code, out, _ := runG("check", "--read-data", "--expect-head", snap.Head); code != 0 {
+	if code, out, _ := runG("check", "--read-data", "--expect-head", snap.Head.String()); code != 0 {
 		t.Fatalf("check after the promotion: %d %s", code, out)
 	}
 }

@@ -69,7 +69,7 @@ func runPromote(c *cli.Context, io IO) error {
 		return err
 	}
 	if out := c.String("envelope-out"); out != "" && res.Envelope != "" {
-		raw, err := s.Get(c.Context, res.Envelope)
+		raw, err := s.Get(c.Context, res.Envelope.String())
 		if err != nil {
 			return fmt.Errorf("promote: read envelope %s: %w", res.Envelope, err)
 		}
