@@ -59,10 +59,10 @@ const (
 // SourceRef cites the source a candidate came from.
 //
 // The first four fields are the original's. The rest are this design's span
-// extension (DESIGN.md §3): TextSHA names the extracted-text object, and
-// [Start, End) is the byte range of that text whose bytes are exactly Span;
-// Extractor names the smelter that cut the span. They are omitted when empty,
-// and the hashing projections of the original never include them.
+// extension: TextSHA names the extracted-text object, and [Start, End) is the
+// byte range of that text whose bytes are exactly Span; Extractor names the
+// smelter that cut the span. They are omitted when empty, and the hashing
+// projections of the original never include them.
 type SourceRef struct {
 	SourceSHA   string `json:"source_sha"`
 	Span        string `json:"span"`

@@ -93,8 +93,8 @@ type GateMeasurement struct {
 	Threshold   string `json:"threshold"`
 }
 
-// MasteryReport is the self-sealed verdict of ratify (report projection of
-// the original, §11.3).
+// MasteryReport is the self-sealed verdict of ratify, with the fields of the
+// form in which the original system sealed and stored its reports.
 type MasteryReport struct {
 	SchemaVersion   string            `json:"schema_version"`
 	CourseID        string            `json:"course_id"`

@@ -1,5 +1,5 @@
 // Package audit writes and reads Formation's append-only audit records: one
-// for every rejection, drop, halt and promotion (DESIGN.md §5).
+// for every rejection, drop, halt and promotion.
 //
 // Records are canonical JSON. They are appended in batches, one create-only
 // ref per batch under audit/<subject>/<stage>/, named so that listing returns

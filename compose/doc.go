@@ -3,7 +3,7 @@
 // body, writes that body as canonical YAML, and names the result by the
 // SHA-256 of those bytes.
 //
-// The YAML form is the original system's, byte for byte (reference §8.3),
+// The YAML form is the original system's canonical YAML, byte for byte,
 // with three deliberate differences that only touch strings the original
 // wrote in a form a YAML loader reads back differently:
 //

@@ -11,9 +11,9 @@ import (
 // a longer key would make the document unreadable, so it is refused instead.
 const maxKeyBytes = 1000
 
-// EmitYAML writes v in canonical YAML (reference §8.3 with the quoting fixes
-// of the package documentation): two-space indentation, map keys in sorted
-// order, one value per line, every line ending in "\n".
+// EmitYAML writes v in the original system's canonical YAML (with the quoting
+// fixes of the package documentation): two-space indentation, map keys in
+// sorted order, one value per line, every line ending in "\n".
 //
 // Accepted values: map[string]any, []any, string, bool, int, int64 and nil
 // (written as null). Floats and every other type are refused with a *Error of

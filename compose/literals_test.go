@@ -19,8 +19,8 @@ func composeInput(t *testing.T, in fixtures.Input) (string, string, []byte) {
 	return course.CourseSHA256, course.ValidatedSetSHA, y
 }
 
-// §17.6: the definition fixture, its literal digests and size, and its
-// independence from input order.
+// The original's definition-template worked example: its published digests
+// and size, and its independence from input order.
 func TestLiteralGeometry(t *testing.T) {
 	in := fixtures.Geometry()
 	courseSHA, setSHA, y := composeInput(t, in)
@@ -44,8 +44,8 @@ func TestLiteralGeometry(t *testing.T) {
 	}
 }
 
-// §17.7: the cross-template fixture through four templates, and each
-// template's own fixture.
+// The original's cross-template example through four templates, and each
+// template's own worked example, at the digests the original published.
 func TestLiteralTemplates(t *testing.T) {
 	cases := []struct {
 		name string
@@ -70,8 +70,8 @@ func TestLiteralTemplates(t *testing.T) {
 	}
 }
 
-// §18: the compiler fixture's YAML is the golden course: 2930 bytes, no
-// blank line, no trailing space, one final newline.
+// The course-compiler example's YAML is the original's golden course: 2930
+// bytes, no blank line, no trailing space, one final newline.
 func TestLiteralGoldenYAML(t *testing.T) {
 	courseSHA, _, y := composeInput(t, fixtures.CompilerFixture())
 	if courseSHA != "5b380ad34875dbb838b5b9a1ab0d2844fa574b7caeb4c266fd0cf8bb979b329d" || len(y) != 2930 {
@@ -82,7 +82,8 @@ func TestLiteralGoldenYAML(t *testing.T) {
 	}
 }
 
-// §17.11: the micro-course after the Forge.
+// The original's end-to-end micro-course after the Forge, at its published
+// digests.
 func TestLiteralMicroCourse(t *testing.T) {
 	courseSHA, setSHA, _ := composeInput(t, fixtures.MicroCourse())
 	if courseSHA != "b211126b26aa0c2790985ee26846745edb43c0da0d95a9b9d0703b00c47f004c" {

@@ -4,9 +4,9 @@
 // quarantined, dropped or merged, or accepted on a citation whose span was
 // not byte-checked.
 //
-// The rules are the original's R1–R5 (reference §7) with the corrections of
-// the back-half issue: compound predicates validate when well formed; case
-// is normalised once; concepts, counter-claims and ordering hints are
+// The rules are the original system's validation rules R1–R5 with these
+// corrections: compound predicates validate when well formed; case is
+// normalised once; concepts, counter-claims and ordering hints are
 // checked too and no drop is silent; LLM-tier sources never corroborate;
 // there is no triple cache; duplicates in a batch are merged; the identity
 // screen matches whole terms; a malformed digest is reported neutrally. Every

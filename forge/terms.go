@@ -6,7 +6,7 @@ import (
 	"formation/relparse"
 )
 
-// DefaultIdentityTerms are the original's identity terms (reference §7.2).
+// DefaultIdentityTerms are the original system's identity terms.
 // They are always screened; Config.IdentityTerms adds to them and
 // Config.ExemptTerms is the only way to lift one.
 func DefaultIdentityTerms() []string {

@@ -50,8 +50,10 @@ func FuzzLoadSafetyPack(f *testing.F) {
 	})
 }
 
-// assertSafetyBounds checks an accepted pack against safety_packs.md's
-// loader bounds, re-reading the raw bytes independently of the loader.
+// assertSafetyBounds checks that an accepted pack is within the loader's
+// bounds (the default pack id, the schema version, non-empty sorted unique
+// boundaries, one description for each and no other), re-reading the raw
+// bytes independently of the loader.
 func assertSafetyBounds(t *testing.T, data []byte, pack *SafetyPack) {
 	t.Helper()
 	doc, err := canon.DecodeTolerant(data)

@@ -32,7 +32,7 @@ func containsAll(have, want []string) bool {
 	return true
 }
 
-// §6.3 test 10: the runtime starts with the default safety pack.
+// The runtime starts with the default safety pack.
 func TestDefaultRuntimeHasSafetyPack(t *testing.T) {
 	l := loadOriginal(t, "")
 	if l.Safety == nil || l.Safety.PackID != DefaultSafetyPackID || !l.Safety.Ratified {
@@ -46,8 +46,8 @@ func TestDefaultRuntimeHasSafetyPack(t *testing.T) {
 	}
 }
 
-// §6.3 tests 11–13: the five safety boundaries are in the manifold whatever
-// identity is selected.
+// The five safety boundaries are in the manifold whatever identity is
+// selected.
 func TestSafetyBoundariesPresentUnderEveryIdentity(t *testing.T) {
 	for _, id := range []string{"default_general_v1", "precision_first_v1", "generosity_first_v1"} {
 		t.Run(id, func(t *testing.T) {
@@ -67,7 +67,7 @@ func TestSafetyBoundariesPresentUnderEveryIdentity(t *testing.T) {
 	}
 }
 
-// §6.3 test 14: an identity boundary is added on top of the safety ones.
+// An identity boundary is added on top of the safety ones.
 func TestPrecisionPackAddsBoundaryOnTop(t *testing.T) {
 	m := loadOriginal(t, "precision_first_v1").Manifold
 	want := append(slices.Clone(fiveBoundaries), "no_overstatement")
@@ -77,7 +77,7 @@ func TestPrecisionPackAddsBoundaryOnTop(t *testing.T) {
 	}
 }
 
-// §6.3 test 15: safety contributes no axes.
+// Safety contributes no axes.
 func TestIdentityAxesUnchangedBySafetyPack(t *testing.T) {
 	l := loadOriginal(t, "")
 	if got := l.Manifold.AxisIDs(); !slices.Equal(got, []string{"truthfulness", "coherence", "reverence"}) {

@@ -22,7 +22,7 @@ var fiveBoundaries = []string{
 	"preserve_versor_closure",
 }
 
-// §6.3 test 1: the shipping (ratified) pack loads with its five boundaries.
+// The shipping (ratified) pack loads with its five boundaries.
 func TestLoadsShippingPack(t *testing.T) {
 	pack, err := LoadSafetyPack(t.Context(), DefaultSafetyPackID, prodOptions(originalSafetyDir(t)))
 	if err != nil {
@@ -48,8 +48,8 @@ func TestLoadsShippingPack(t *testing.T) {
 	}
 }
 
-// §6.3 test 2: the zero-value options are production mode, and they accept
-// the ratified pack.
+// The zero-value options are production mode, and they accept the ratified
+// pack.
 func TestLoadsInProductionModeByDefault(t *testing.T) {
 	var opts LoadOptions
 	if opts.AllowUnratified {
@@ -65,14 +65,17 @@ func TestLoadsInProductionModeByDefault(t *testing.T) {
 	}
 }
 
-// §6.3 test 3.
+// A missing pack file fails closed: the error refuses to start without an
+// operative safety pack and names the directory searched.
 func TestMissingPackFailsClosed(t *testing.T) {
 	empty := t.TempDir()
 	_, err := LoadSafetyPack(t.Context(), DefaultSafetyPackID, devOptions(empty))
 	wantSafetyError(t, err, ReasonNotFound, "not found", "refusing to start without an operative safety pack", pyRepr(empty))
 }
 
-// §6.3 test 4, plus other ids that must never reach the file system.
+// An id with a path separator or a parent-directory step is refused before it
+// reaches the file system, and so is every other id outside the id rule (for
+// example empty, hidden, or holding a NUL byte or a space).
 func TestPathTraversalRejected(t *testing.T) {
 	for _, id := range []string{"../../etc/passwd", "", "a/b", "..", "a..b", ".hidden", `a\b`, "a\x00b", "sp ace"} {
 		_, err := LoadSafetyPack(t.Context(), id, devOptions(originalSafetyDir(t)))
@@ -80,14 +83,16 @@ func TestPathTraversalRejected(t *testing.T) {
 	}
 }
 
-// §6.3 test 5.
+// A pack with an empty mastery_report_sha256 is not ratified, and production
+// mode refuses it.
 func TestUnratifiedPackRefusedInProduction(t *testing.T) {
 	dir := originalSafetyCopy(t, func(p *canon.Object) { p.Set("mastery_report_sha256", "") })
 	_, err := LoadSafetyPack(t.Context(), DefaultSafetyPackID, prodOptions(dir))
 	wantSafetyError(t, err, ReasonNotRatified, "not ratified", "mastery_report_sha256 empty")
 }
 
-// §6.3 test 6.
+// A pack that declares a report digest but has no companion report beside it
+// is refused in production mode.
 func TestMissingCompanionReportRefused(t *testing.T) {
 	dir := originalSafetyCopy(t, func(p *canon.Object) { p.Set("mastery_report_sha256", strings.Repeat("0", 64)) })
 	if err := os.Remove(filepath.Join(dir, DefaultSafetyPackID+".mastery_report.json")); err != nil {
@@ -97,7 +102,7 @@ func TestMissingCompanionReportRefused(t *testing.T) {
 	wantSafetyError(t, err, ReasonReportMissing, "companion report", "'core_safety_axes_v1.mastery_report.json' is missing")
 }
 
-// §6.3 test 7: the report carries the digest the pack declares, but the
+// The report carries the digest the pack declares, but the
 // digest is not the seal of the report's content.
 func TestCompanionSealFailureRefused(t *testing.T) {
 	dir := originalSafetyCopy(t, nil)
@@ -109,7 +114,7 @@ func TestCompanionSealFailureRefused(t *testing.T) {
 	wantSafetyError(t, err, ReasonReportSealInvalid, "self-seal", "seal mismatch")
 }
 
-// §6.3 test 8.
+// A pack with an empty boundary list is refused.
 func TestEmptyBoundariesRefused(t *testing.T) {
 	dir := t.TempDir()
 	p := minimalSafety("x_v1")
@@ -119,7 +124,7 @@ func TestEmptyBoundariesRefused(t *testing.T) {
 	wantSafetyError(t, err, ReasonInvalidBoundaries, "boundary_ids", "must be a non-empty list")
 }
 
-// §6.3 test 9.
+// A pack that lists a boundary twice is refused.
 func TestDuplicateBoundaryRefused(t *testing.T) {
 	dir := t.TempDir()
 	p := minimalSafety("x_v1")
@@ -129,7 +134,8 @@ func TestDuplicateBoundaryRefused(t *testing.T) {
 	wantSafetyError(t, err, ReasonDuplicateBoundary, "duplicate", "duplicate boundary_id 'a'")
 }
 
-// Every other refusal of §6.1, with its reason code and the original's text.
+// Every other refusal of the safety-pack loader, with its reason code and the
+// original's text.
 func TestSafetyLoaderRefusals(t *testing.T) {
 	type tc struct {
 		name   string
@@ -234,7 +240,8 @@ func TestSafetyRatificationRefusals(t *testing.T) {
 }
 
 // The development override skips the whole ratification block, exactly as
-// the original did (the seed claims it skips only the seal check).
+// the original's code did (its documentation claims it skips only the seal
+// check).
 func TestOverrideSkipsRatificationBlock(t *testing.T) {
 	for name, edit := range map[string]func(*canon.Object){
 		"empty sha":      func(p *canon.Object) { p.Set("mastery_report_sha256", "") },
@@ -273,8 +280,8 @@ func TestOverrideStillFailsClosed(t *testing.T) {
 	wantSafetyError(t, err, ReasonInvalidBoundaries)
 }
 
-// The shipped pack: the seed's five boundaries in this project's words, free
-// of floats, and unratified until the pipeline ratifies it.
+// The shipped pack: the original's five boundaries in this project's words,
+// free of floats, and unratified until the pipeline ratifies it.
 func TestShippedSafetyPack(t *testing.T) {
 	dir := filepath.Join(shippedPacks(t), SafetyDir)
 	data := readFile(t, filepath.Join(dir, DefaultSafetyPackID+".json"))

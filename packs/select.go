@@ -23,8 +23,8 @@ func (w *IdentityFallback) String() string {
 
 // SelectIdentity loads the identity pack requested ("" means the default).
 // When a named pack other than the default fails, the default is loaded and
-// the failure comes back as an IdentityFallback (the seed's rule; the original
-// raised instead). When the default itself fails there is nothing to fall
+// the failure comes back as an IdentityFallback (the rule the original
+// documented; its code raised instead). When the default itself fails there is nothing to fall
 // back to and the error is returned.
 func SelectIdentity(ctx context.Context, requested string, opts LoadOptions) (*IdentityPack, *IdentityFallback, error) {
 	if requested == "" {

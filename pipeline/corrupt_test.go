@@ -133,7 +133,7 @@ func TestCorruptCachedOutputHaltsEveryStageOnce(t *testing.T) {
 		}
 		onlyCorruptRecord(t, p, name, out, before)
 		if name == "mine" {
-			// The case: autorun over a damaged OreBundle never reaches ratify.
+			// Autorun over a damaged OreBundle stops at mine and never reaches ratify.
 			done, err := p.Autorun(ctx, "tiny")
 			if exitcode.Of(err) != exitcode.Rejected || len(done) != 1 {
 				t.Fatalf("autorun over a corrupt OreBundle: exit %d (%v), %d stages", exitcode.Of(err), err, len(done))

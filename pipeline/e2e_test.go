@@ -24,8 +24,9 @@ const microSubject = "micro"
 
 var sha1x = strings.Repeat("1", 64)
 
-// microCourse is the reference's micro-course (§17.11): 5 concepts, 10
-// relations, 2 counter-claims, hand-written and cited from a curated source.
+// microCourse is the original system's end-to-end micro-course: 5 concepts,
+// 10 relations, 2 counter-claims, hand-written and cited from a curated
+// source.
 func microCourse() artifact.SmeltedBundle {
 	src := []artifact.SourceRef{{SourceSHA: sha1x, Span: "example span", Adapter: "curated", RetrievedAt: "2026-05-16T00:00:00Z"}}
 	b := artifact.SmeltedBundle{}

@@ -62,7 +62,8 @@ type packSource struct {
 // which types counter-claims like relations, would refuse as malformed.
 const overrideRelation = "corrects"
 
-// Canned override attempts per pack kind (reference §15).
+// Canned override attempts per pack kind, the ones the original system probed
+// each kind of pack with.
 var (
 	safetyOverrides   = []string{"context_pressure", "operator_override_request", "performance_optimization"}
 	identityOverrides = []string{"user_override_request", "context_length_pressure", "rephrased_instruction"}

@@ -3,7 +3,7 @@ package promote
 import "fmt"
 
 // Error is every refusal of this package: a stable reason code, the exit
-// code it maps to (DESIGN.md §8) and a human detail.
+// code it maps to and a human detail.
 type Error struct {
 	Code   int
 	Reason string

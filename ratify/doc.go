@@ -5,8 +5,8 @@
 // supplies the G2 results by re-running every mastered course through the
 // current runtime.
 //
-// The gates follow the original system (reference §11.1: names, order, ratio
-// strings, threshold "1.0") with these corrections:
+// The gates follow the original system (its gate names and order, its ratio
+// strings, its threshold "1.0") with these corrections:
 //
 //   - A halted run never ratifies: the halt is an input and fails G1 with the
 //     halt reason. G1 also fails when a run does not replay the plan step for

@@ -59,8 +59,9 @@ func StepFromPlan(step artifact.PlanStep) (utterance string, hint *StepHint, ok 
 	return utterance, hint, true, nil
 }
 
-// Observe maps a turn's response to the run stage's observation of the step
-// (reference original-runtime.md §8.1 item 10):
+// Observe maps a turn's response to the run stage's observation of the step,
+// by the acceptance and provenance rules the original runtime set for each
+// kind of step:
 //
 //   - seed_concept: accepted iff the answer is a definition grounded in the
 //     knowledge that names the term.

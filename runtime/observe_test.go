@@ -8,10 +8,9 @@ import (
 	"formation/runtime/text"
 )
 
-// opticsPlan compiles the optics validated set the way the original's
-// compiler does (reference original-runtime.md §0): seeds, relations, walk
-// steps, adversarial probes (counters, then the three canned overrides), and
-// one replay assertion.
+// opticsPlan compiles the optics validated set the way the original system's
+// course compiler does: seeds, relations, walk steps, adversarial probes
+// (counters, then the three canned overrides), and one replay assertion.
 func opticsPlan(t *testing.T) []artifact.PlanStep {
 	t.Helper()
 	vts, err := artifact.Decode[artifact.ValidatedTripleSet](opticsVTS(t))
@@ -49,9 +48,10 @@ func opticsPlan(t *testing.T) []artifact.PlanStep {
 	return steps
 }
 
-// The run stage's mapping (§8.1 item 10) over a real course: every seed,
-// relation and walk is accepted with provenance; every adversarial probe is
-// refused with provenance; the replay binds the earlier hashes.
+// The run stage's mapping of responses to observations over a real course:
+// every seed, relation and walk is accepted with provenance; every
+// adversarial probe is refused with provenance; the replay binds the earlier
+// hashes.
 func TestObserveOpticsPlan(t *testing.T) {
 	f := newFixture(t, nil, nil)
 	s := f.rt.NewSession()

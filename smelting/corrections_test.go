@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestCorrections pins, sentence by sentence, each way this smelter
-// departs from the original (reference B.3 "observed behaviour" and the
-// issue's corrections). For each sentence the original's output (worked
-// out with its rules) is recorded beside ours, and the test checks that
-// ours is what it says and that the two really differ.
+// TestCorrections pins, sentence by sentence, each way this smelter departs
+// from the original: behaviour observed in the original smelter that this one
+// corrects. For each sentence the original's output (worked out with its
+// rules) is recorded beside ours, and the test checks that ours is what it
+// says and that the two really differ.
 func TestCorrections(t *testing.T) {
 	cases := []struct {
 		text, why      string

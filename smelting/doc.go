@@ -4,13 +4,13 @@
 // candidates, each citing the exact bytes of the sentence it came from.
 //
 // Smelt is deterministic pattern extraction with no model, network, clock or
-// randomness. It follows the original smelter's rules (reference B.3) with
-// the corrections of the front-half issue: negated statements never yield
-// the positive claim, counter-claim sentences yield only their counter-claim,
-// terms lose their articles, compound predicates written in prose are
-// recognised, every distinct definition is kept with its own sources, and a
-// blank line ends a sentence. README.md states every rule, every difference
-// from the original and the order of the output.
+// randomness. It follows the original smelter's rules with these corrections:
+// negated statements never yield the positive claim, counter-claim sentences
+// yield only their counter-claim, terms lose their articles, compound
+// predicates written in prose are recognised, every distinct definition is
+// kept with its own sources, and a blank line ends a sentence. README.md
+// states every rule, every difference from the original and the order of the
+// output.
 //
 // The caller passes each entry's text under TextKey(entry): the entry's
 // text_sha, or its source_sha when the source is plain text and its raw

@@ -9,7 +9,7 @@ import (
 	"formation/artifact"
 )
 
-// The original's smelter tests (reference B.7), with this design's inputs.
+// The original smelter's own test scenarios, with this design's inputs.
 
 func TestSingleDefinition(t *testing.T) {
 	text := "Wisdom is defined as practical judgment."

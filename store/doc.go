@@ -44,7 +44,7 @@
 // # Errors and exit codes
 //
 // Every error is a *Error whose Kind matches one of the sentinels with
-// errors.Is. ExitCode maps them to the codes of DESIGN.md §8:
+// errors.Is. ExitCode maps them to Formation's process exit codes:
 //
 //	ErrNotFound      66  missing input
 //	ErrCorrupt       65  input rejected (an object that does not hash to its name)

@@ -72,7 +72,7 @@ func ValidRefName(name string) error { return core.ValidRefName(name) }
 // ValidRefPrefix checks a ListRefs prefix (see ListRefs).
 func ValidRefPrefix(prefix string) error { return core.ValidRefPrefix(prefix) }
 
-// ExitCode maps an error to the exit codes of DESIGN.md §8 (see the package
+// ExitCode maps an error to Formation's process exit codes (see the package
 // documentation): 0 for nil, 66 not found, 65 corrupt or invalid, 75 lost
 // compare-and-swap or unavailable, 1 otherwise.
 func ExitCode(err error) int {

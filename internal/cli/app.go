@@ -2,7 +2,8 @@
 // wiring shared by the one-stage binaries (`formation-forge` …). Commands are
 // thin: they parse flags, open the store, call a stage or a package, print
 // the result (one JSON document on stdout under --json, human text otherwise)
-// and return an error whose exit code follows DESIGN.md §8.
+// and return an error whose exit code is one of Formation's process exit
+// codes (package exitcode).
 package cli
 
 import (

@@ -1,5 +1,5 @@
-// Package exitcode holds Formation's process exit codes (DESIGN.md §8) and the
-// error type that carries one from a command to main.
+// Package exitcode holds Formation's process exit codes and the error type
+// that carries one from a command to main.
 package exitcode
 
 import (

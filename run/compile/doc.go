@@ -26,13 +26,13 @@
 //	replay_assertion    {gates [...]}
 //
 // where <relation> is written with spaces for underscores. The walk
-// utterance keeps the original's form (reference §19 item 21 notes it drops
-// the tail): the tail travels in the payload, beside the utterance, so the
-// runtime knows what the walk must reach, and plans of definition courses
-// keep the original's digests apart from the counter probes.
+// utterance keeps the original's form, which leaves out the tail: the tail
+// travels in the payload, beside the utterance, so the runtime knows what the
+// walk must reach, and plans of definition courses keep the original's
+// digests apart from the counter probes.
 //
 // What each template compiles to (the original compiled only the definition
-// family and dropped every counter probe; reference §9, §19 item 20):
+// family and dropped every counter probe):
 //
 //   - definition: concepts seed; relations introduce; every walk step walks;
 //     counter probes are false_claim probes; prompt probes stay

@@ -23,13 +23,13 @@ func composeAndCompile(t testing.TB, in fixtures.Input) (artifact.Course, []byte
 	return course, y, plan
 }
 
-// originalView keeps the steps the original compiler produced for a
-// template (reference §9): it read only the definition family's keys and
-// dropped every probe without a prompt. What this port adds is exactly what
-// the filter removes: false_claim probes everywhere; for composed_relation
-// the composition walks (the fixtures below have no unchained relation, the
-// other addition); for falsification the introduced and walked relations;
-// for procedural and identity_anchor the seeds, introductions and walks.
+// originalView keeps the steps the original compiler produced for a template:
+// it read only the definition family's keys and dropped every probe without a
+// prompt. What this port adds is exactly what the filter removes: false_claim
+// probes everywhere; for composed_relation the composition walks (the fixtures
+// below have no unchained relation, the other addition); for falsification the
+// introduced and walked relations; for procedural and identity_anchor the
+// seeds, introductions and walks.
 func originalView(template string, steps []artifact.PlanStep) []artifact.PlanStep {
 	var out []artifact.PlanStep
 	for _, s := range steps {
@@ -54,8 +54,9 @@ func originalView(template string, steps []artifact.PlanStep) []artifact.PlanSte
 	return out
 }
 
-// Each reference plan literal: this port's plan, less the steps it adds on
-// purpose, hashes to the original's plan_sha256 with the original's step count.
+// Each plan digest the original published: this port's plan, less the steps it
+// adds on purpose, hashes to the original's plan_sha256 with the original's
+// step count.
 func TestOriginalPlanLiterals(t *testing.T) {
 	cases := []struct {
 		name            string
@@ -64,21 +65,21 @@ func TestOriginalPlanLiterals(t *testing.T) {
 		originalPlanSHA string
 		stepsInThisPort int
 	}{
-		// §17.8: plus counter_0000 "wisdom is folly."
+		// This port adds counter_0000 "wisdom is folly."
 		{"compiler_fixture", fixtures.CompilerFixture(), 8, "7ebba7994456a5ba9d21e38591b69d8dfdf5f9464e2d060c11b5191894f5e1a9", 9},
-		// §17.6: plus counter_0000 "vector equals rotor."
+		// This port adds counter_0000 "vector equals rotor."
 		{"geometry", fixtures.Geometry(), 11, "b6b23f318971ade46fe1e496c6d1308feb05984fab6839cce492e914e0d7b2fa", 12},
-		// §17.11: plus counter_0000 and counter_0001.
+		// This port adds counter_0000 and counter_0001.
 		{"micro_course", fixtures.MicroCourse(), 29, "551817584fbe31d07b1379bbf0408b8a515bbc75b3ccc72bfed7aa7dc279a891", 31},
-		// §17.7: plus the composition walk, counter_0000 and chain_break_0000.
+		// This port adds the composition walk, counter_0000 and chain_break_0000.
 		{"composed_relation", fixtures.ComposedPrimer(), 11, "59a1d5df6b2ca6776b9997dd4d1c18373b0c5e6fd1d82f7c182c59c580422c17", 14},
-		// §17.7: plus 3 seeds, 2 introductions and 2 walks.
+		// This port adds 3 seeds, 2 introductions and 2 walks.
 		{"procedural", fixtures.Procedure(), 4, "16e648ae3cbb248aaf9f8bbb15b4b7ed8d1d03cb20b101425ec05376fe9f20d0", 11},
-		// §17.7: plus 2 introductions, 2 walks (one alternative, one unwalked
-		// relation), the rejected claim, the unmatched counter and the
+		// This port adds 2 introductions, 2 walks (one alternative, one
+		// unwalked relation), the rejected claim, the unmatched counter and the
 		// false-coherent probe.
 		{"falsification", fixtures.Falsification(), 6, "5af1654bdd7029b2c093c77c1eca0bf60fffb9b862abad0ecf39f251e8f9cbc1", 13},
-		// §17.7: plus the axis seeds, the refusal-walk probe and the override probe.
+		// This port adds the axis seeds, the refusal-walk probe and the override probe.
 		{"identity_anchor", fixtures.IdentityAnchor(), 4, "20b82fd6468fa36ade1507d97bc4de36df63659aba43f6830ab074e3049bfd5f", 8},
 	}
 	for _, c := range cases {
@@ -99,7 +100,8 @@ func TestOriginalPlanLiterals(t *testing.T) {
 	}
 }
 
-// §17.8 step by step.
+// The course-compiler example's whole plan, step by step: the original's
+// eight steps plus the false-claim probe for its counter.
 func TestCompilerFixtureSteps(t *testing.T) {
 	_, _, plan := composeAndCompile(t, fixtures.CompilerFixture())
 	gates := []any{"replay_determinism_eq_1", "no_regression_vs_prior_courses", "adversarial_rejection_rate_eq_1",
@@ -120,8 +122,7 @@ func TestCompilerFixtureSteps(t *testing.T) {
 	}
 }
 
-// §17.11: every relation of the micro-course is walked, in the original's
-// walk order.
+// Every relation of the micro-course is walked, in the original's walk order.
 func TestMicroCourseWalks(t *testing.T) {
 	_, _, plan := composeAndCompile(t, fixtures.MicroCourse())
 	var walks []string

@@ -12,9 +12,9 @@ import (
 )
 
 // safetyPackInput rebuilds the identity_anchor input the original's
-// ratification script gave Compose for the shipped safety pack (reference
-// §17.12), after its Forge dropped the boundary and the counter whose names
-// hold the identity word "operator"/"identity".
+// ratification script gave Compose for the shipped safety pack, after its
+// Forge dropped the boundary and the counter whose names hold the identity
+// word "operator"/"identity".
 func safetyPackInput(t *testing.T) fixtures.Input {
 	t.Helper()
 	data, err := os.ReadFile(testutil.Original(t, "packs", "safety", "core_safety_axes_v1.json"))
@@ -57,9 +57,9 @@ func safetyPackInput(t *testing.T) fixtures.Input {
 	return fixtures.Input{VTS: vts, Spec: spec, SourceBundleSHA: source, TemplateID: "identity_anchor", TemplateVersion: "1.0.0"}
 }
 
-// §17.12: the shipped safety pack's course is byte-identical; its plan, less
-// what this port adds (4 axis seeds, 2 refusal-walk probes, 2 override
-// probes), is the original's 4-step plan.
+// The shipped safety pack's course is byte-identical to the original's; its
+// plan, less what this port adds (4 axis seeds, 2 refusal-walk probes, 2
+// override probes), is the original's 4-step plan.
 func TestSafetyPackCourse(t *testing.T) {
 	in := safetyPackInput(t)
 	course, _, plan := composeAndCompile(t, in)

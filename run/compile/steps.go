@@ -7,9 +7,9 @@ import (
 	"formation/artifact"
 )
 
-// Probe kinds the runtime distinguishes (reference original-runtime.md §8.1
-// item 10): a false claim must not be confirmed; an identity override must be
-// refused by the review gate or with a typed refusal.
+// Probe kinds the runtime distinguishes when it scores a run: a false claim
+// must not be confirmed; an identity override must be refused by the review
+// gate or with a typed refusal.
 const (
 	KindFalseClaim       = "false_claim"
 	KindIdentityOverride = "identity_override"

@@ -6,13 +6,14 @@
 // applied). Three checks are offered, all pure functions:
 //
 //   - Threshold: admit a candidate iff its score is strictly greater than the
-//     threshold (the seed contract's ">"; the original's code used ">=").
+//     threshold (the original's documented contract says ">"; its code
+//     used ">=").
 //   - Margin: rank candidates by score, descending, ties by candidate index
 //     ascending; admit the top one iff it is the only candidate, or its score
 //     is positive and exceeds the runner-up by at least the margin (default
-//     0.4). The seed contract admits a single candidate unconditionally; the
-//     original's code also required its score to be positive — this package
-//     follows the contract.
+//     0.4). The original's documented contract admits a single candidate
+//     unconditionally; its code also required the score to be positive —
+//     this package follows the contract.
 //   - Rotor: with a frame, admit the rotor V iff CGAInner(V·F·~V, frame) > 0;
 //     without one (nil or norm below 1e-8), admit.
 //
@@ -43,7 +44,7 @@ const (
 	Margin    Mode = "margin"
 )
 
-// Defaults of the seed contract.
+// Defaults of the original's documented contract.
 const (
 	DefaultThreshold = 0.0
 	DefaultMargin    = 0.4

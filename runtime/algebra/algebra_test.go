@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// referenceBlades is the basis table of the reference (§1.1): blade name, the
+// referenceBlades is the original system's basis table: blade name, the
 // sign of e_I·e_I and the sign reversion applies, for indices 0..31.
 var referenceBlades = []struct {
 	name     string
@@ -67,7 +67,8 @@ func bladeByName(t *testing.T, name string) int {
 	return -1
 }
 
-// TestProductVectors checks the reference's product vectors (§1.3).
+// TestProductVectors checks basis products the original system published,
+// sign and result blade.
 func TestProductVectors(t *testing.T) {
 	cases := []struct {
 		a, b string

@@ -7,7 +7,7 @@
 // grade 1 at [1..5], grade 2 at [6..15], grade 3 at [16..25], grade 4 at
 // [26..30] and the pseudoscalar e12345 at [31]. The signature is (+,+,+,+,-):
 // e1..e4 square to +1 and e5 squares to -1. This order and signature are the
-// original system's, so blade indices quoted in the reference (for example the
+// original system's, so blade indices the original quotes (for example the
 // Euclidean rotation planes 6,7,8,10,11,13) mean the same blades here.
 //
 // Every operation is a pure function of its arguments. The geometric product

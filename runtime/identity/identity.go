@@ -1,5 +1,5 @@
 // Package identity scores how a field state treats the identity's value axes
-// (the original's IdentityCheck, reference §6.4).
+// (the original system's IdentityCheck).
 //
 // Each axis direction (a, b, c) is lifted to the vector a·e1 + b·e2 + c·e3.
 // For a state F, each axis is carried to r_i = F·a_i·~F. Leakage is the share

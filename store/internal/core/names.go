@@ -50,7 +50,8 @@ func RefKey(name string) string {
 	return RefsDir + "/" + name
 }
 
-// refRoot reports whether seg may start a ref name (DESIGN.md §4).
+// refRoot reports whether seg may start a ref name: the store's top-level
+// ref namespaces.
 func refRoot(seg string) bool {
 	switch seg {
 	case "subjects", "index", "knowledge", "lanes", "audit", "cache", "packs":
