@@ -48,7 +48,7 @@ func (p *Pipeline) Compose(ctx context.Context, subject string) (stage.Result, e
 	if err != nil || res.CacheHit {
 		return res, err // on a hit the index entry was written by the run that made the output
 	}
-	return res, p.indexValidatedSet(ctx, res.Output)
+	return res, p.indexValidatedSet(ctx, res.Bytes)
 }
 
 // composeCore renders and stores the YAML; the Course is the stage output.
@@ -75,11 +75,7 @@ func (p *Pipeline) composeCore(ctx context.Context, vts artifact.ValidatedTriple
 
 // indexValidatedSet records validated_set_sha → VTS object, so that promote
 // and ratify's G2 can find a course's validated set from its report.
-func (p *Pipeline) indexValidatedSet(ctx context.Context, courseDigest string) error {
-	raw, err := p.Env.Store.Get(ctx, courseDigest)
-	if err != nil {
-		return err
-	}
+func (p *Pipeline) indexValidatedSet(ctx context.Context, raw []byte) error {
 	course, err := artifact.Decode[artifact.Course](raw)
 	if err != nil {
 		return exitcode.With(exitcode.Rejected, err)

@@ -40,12 +40,7 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, err
 	}
-	pre := stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject, Inputs: []string{smeltedDigest}}
-	smelted, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, pre, smeltedDigest)
-	if err != nil {
-		return stage.Result{}, err
-	}
-	existing, existingDigest, err := p.existingFor(ctx, snap, subject, smelted)
+	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest)
 	if err != nil {
 		return stage.Result{}, err
 	}
@@ -58,7 +53,14 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash()},
 		ForgeInputs{Smelted: smeltedDigest, Allowlist: allowDigest, Reviewed: orAbsent(existingDigest)})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		res, err := forge.Validate(ctx, cfg, subject, smelted)
+		if smelted == nil {
+			bundle, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, spec, smeltedDigest)
+			if err != nil {
+				return stage.Output{}, err
+			}
+			smelted = &bundle
+		}
+		res, err := forge.Validate(ctx, cfg, subject, *smelted)
 		if err != nil {
 			if errors.Is(err, forge.ErrInvalidInput) {
 				return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "forge_input_rejected", Detail: err.Error()}

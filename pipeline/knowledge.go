@@ -8,6 +8,7 @@ import (
 	"formation/audit"
 	"formation/forge"
 	"formation/reviewed"
+	"formation/stage"
 )
 
 // reviewedState reads the reviewed state once for a stage; a corrupt or
@@ -26,22 +27,33 @@ func (p *Pipeline) reviewedState(ctx context.Context, stageName, subject string)
 // the ones that can change this bundle's result (forge.Relevant), stored as
 // an object whose digest is a forge cache input. So promoting another
 // subject invalidates this forge only when a fact it depends on changed.
-func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject string, smelted artifact.SmeltedBundle) ([]artifact.Triple, string, error) {
+// The smelted bundle is read (and returned) only when other subjects hold
+// triples at all; otherwise the forge reads it on a miss alone.
+func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject, smeltedDigest string) ([]artifact.Triple, string, *artifact.SmeltedBundle, error) {
 	held := snap.Knowledge.TriplesHeldBy(func(c reviewed.CourseRecord) bool { return c.SubjectID != subject })
-	all := make([]artifact.Triple, 0, len(held))
-	for _, t := range held {
-		all = append(all, t.Key())
-	}
-	relevant := forge.Relevant(all, smelted)
-	if relevant == nil {
-		relevant = []artifact.Triple{}
+	relevant := []artifact.Triple{}
+	var smelted *artifact.SmeltedBundle
+	if len(held) > 0 {
+		spec := stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject, Inputs: []string{smeltedDigest}}
+		bundle, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, spec, smeltedDigest)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		smelted = &bundle
+		all := make([]artifact.Triple, 0, len(held))
+		for _, t := range held {
+			all = append(all, t.Key())
+		}
+		if r := forge.Relevant(all, bundle); r != nil {
+			relevant = r
+		}
 	}
 	body, err := artifact.Encode(relevant)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	d, err := p.Env.Store.Put(ctx, body)
-	return relevant, d, err
+	return relevant, d, smelted, err
 }
 
 // priorIndex is ratify's G2 set: the mastered courses of other subjects (a

@@ -64,7 +64,7 @@ func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest string, par
 	if err != nil {
 		return res, err
 	}
-	return res, p.verdict(ctx, res.Output)
+	return res, p.verdict(res.Bytes)
 }
 
 func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, issuedAt string, index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (stage.Output, error) {
@@ -102,11 +102,7 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 }
 
 // verdict turns a stored report that did not ratify into exit 3.
-func (p *Pipeline) verdict(ctx context.Context, digest string) error {
-	raw, err := p.Env.Store.Get(ctx, digest)
-	if err != nil {
-		return err
-	}
+func (p *Pipeline) verdict(raw []byte) error {
 	// Canonical JSON escapes quotes inside strings, so these bytes can only be
 	// the report's own flag; a ratified report need not be decoded again.
 	if bytes.Contains(raw, []byte(`"ratified":true`)) {

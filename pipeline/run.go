@@ -62,18 +62,14 @@ func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, 
 	if err != nil {
 		return res, err
 	}
-	return res, p.haltedRun(ctx, res.Output)
+	return res, p.haltedRun(res.Bytes)
 }
 
 // haltedRun turns a stored run record that halted into exit 65. The record
 // is canonical JSON, in which a quote inside a string is always escaped, so
 // the bytes `"halted":true` can only be a pass's own flag: a cache hit need
 // not decode the whole record to know.
-func (p *Pipeline) haltedRun(ctx context.Context, digest string) error {
-	raw, err := p.Env.Store.Get(ctx, digest)
-	if err != nil {
-		return err
-	}
+func (p *Pipeline) haltedRun(raw []byte) error {
 	if !bytes.Contains(raw, []byte(`"halted":true`)) {
 		return nil
 	}

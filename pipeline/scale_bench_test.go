@@ -74,10 +74,12 @@ func benchBackHalf(b *testing.B, n int) {
 	first := time.Since(start)
 	t1 := time.Now()
 	for i, st := range stages {
+		t0 := time.Now()
 		res, err := st(ctx, microSubject)
 		if err != nil || !res.CacheHit {
 			b.Fatalf("second %s: hit=%v err=%v", names[i], res.CacheHit, err)
 		}
+		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_hit_s")
 	}
 	second := time.Since(t1)
 	b.ReportMetric(first.Seconds(), "first_s")

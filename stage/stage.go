@@ -121,6 +121,9 @@ type Result struct {
 	CacheHit bool                   `json:"cache_hit"`
 	Explain  stagecache.Explanation `json:"explain"`
 	Audit    int                    `json:"audit_records"`
+	// Bytes are the output's bytes as stored and verified (re-hashed on a
+	// hit), so that a frame's checks after Run need not read them again.
+	Bytes []byte `json:"-"`
 }
 
 // Halt is a stage's refusal to continue: a typed reason, the exit code it
@@ -178,11 +181,11 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
-	digest, err := e.putOutput(ctx, out)
+	digest, body, err := e.putOutput(ctx, out)
 	if err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
-	res.Output = digest
+	res.Output, res.Bytes = digest, body
 	if err := e.appendAudit(ctx, spec, out.Audit); err != nil {
 		return res, err
 	}
@@ -201,7 +204,8 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 // stage must run; res.Explain then says why.
 func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool, err error) {
 	output := res.Explain.Output
-	if _, err := e.Store.Get(ctx, output); errors.Is(err, store.ErrNotFound) {
+	verified, err := e.Store.Get(ctx, output)
+	if errors.Is(err, store.ErrNotFound) {
 		res.Explain.Hit = false
 		res.Explain.Changed = append(res.Explain.Changed, "cached output missing")
 		return false, nil
@@ -222,7 +226,7 @@ func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool
 			return false, nil
 		}
 	}
-	res.CacheHit, res.Output = true, output
+	res.CacheHit, res.Output, res.Bytes = true, output, verified
 	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), output); err != nil {
 		return true, err
 	}
@@ -261,20 +265,20 @@ func (e *Env) ReadLastRun(ctx context.Context, subject, stageName string) (LastR
 	return lr, err == nil, err
 }
 
-func (e *Env) putOutput(ctx context.Context, out Output) (string, error) {
+func (e *Env) putOutput(ctx context.Context, out Output) (string, []byte, error) {
 	body := out.Bytes
 	if body == nil {
 		b, err := artifact.Encode(out.Artifact)
 		if err != nil {
-			return "", exitcode.With(exitcode.Internal, err)
+			return "", nil, exitcode.With(exitcode.Internal, err)
 		}
 		body = b
 	}
 	d, err := e.Store.Put(ctx, body)
 	if err != nil {
-		return "", fmt.Errorf("store output: %w", err)
+		return "", nil, fmt.Errorf("store output: %w", err)
 	}
-	return d, nil
+	return d, body, nil
 }
 
 // fail turns err into the stage's typed failure and writes its audit
