@@ -95,6 +95,7 @@ func TestPromotionKilledAtEveryWrite(t *testing.T) {
 			if len(clean.writes) < 4 {
 				t.Fatalf("a promotion made only %d writes: %v", len(clean.writes), clean.writes)
 			}
+			t.Logf("an uninterrupted promotion makes %d writes: %v", len(clean.writes), clean.writes)
 			for n := 0; n < len(clean.writes); n++ {
 				got := crashRound(t, open(t, n), n)
 				if got.final != clean.final {
