@@ -43,12 +43,15 @@ const (
 )
 
 // ReasonOf returns the reason of a pack refusal anywhere in err's chain: a
-// *SafetyPackError, *IdentityPackError or *RatificationError.
+// *SignatureError, *SafetyPackError, *IdentityPackError or *RatificationError.
 func ReasonOf(err error) (Reason, bool) {
 	var s *SafetyPackError
 	var i *IdentityPackError
 	var r *RatificationError
+	var g *SignatureError
 	switch {
+	case errors.As(err, &g):
+		return g.Reason, true
 	case errors.As(err, &s):
 		return s.Reason, true
 	case errors.As(err, &i):

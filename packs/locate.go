@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"formation/signing"
 )
 
 // Pack ids and folder names.
@@ -106,6 +108,11 @@ type Options struct {
 	// ratification block. The zero value is production: ratification required.
 	AllowUnratifiedSafety   bool
 	AllowUnratifiedIdentity bool
+	// TrustedPackKeys, when set (production), makes Load refuse (exit 77) a
+	// safety or identity pack whose ratification is not signed by one of
+	// these keys (`formation pack promote`). Nil checks no pack signature;
+	// Loaded.SignaturesChecked then says so.
+	TrustedPackKeys *signing.TrustedKeys
 }
 
 // OptionsFromEnv is the one place that reads the development overrides.

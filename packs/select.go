@@ -50,6 +50,9 @@ type Loaded struct {
 	Identity *IdentityPack
 	Manifold *Manifold
 	Fallback *IdentityFallback // nil unless the requested identity pack failed
+	// SignaturesChecked is set when both packs' signed ratifications were
+	// verified against Options.TrustedPackKeys.
+	SignaturesChecked bool
 }
 
 // Load is the runtime's start-up sequence: the safety pack (fail-closed; a
@@ -83,9 +86,20 @@ func Load(ctx context.Context, opts Options) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.TrustedPackKeys != nil {
+		for _, path := range []string{safety.Path, identity.Path} {
+			doc, err := readPackDoc(path)
+			if err != nil {
+				return nil, err
+			}
+			if err := VerifyPackSignature(path, doc, *opts.TrustedPackKeys); err != nil {
+				return nil, err
+			}
+		}
+	}
 	m, err := Compose(identity, safety)
 	if err != nil {
 		return nil, err
 	}
-	return &Loaded{Safety: safety, Identity: identity, Manifold: m, Fallback: fallback}, nil
+	return &Loaded{Safety: safety, Identity: identity, Manifold: m, Fallback: fallback, SignaturesChecked: opts.TrustedPackKeys != nil}, nil
 }

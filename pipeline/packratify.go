@@ -265,6 +265,7 @@ func packFindings(subject string, fs []forge.Finding) []audit.Record {
 func (p *Pipeline) packReport(ctx context.Context, src packSource, path string, course artifact.Course, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, issuedAt string) (artifact.MasteryReport, error) {
 	opts := p.Packs
 	opts.AllowUnratifiedSafety, opts.AllowUnratifiedIdentity = true, true // bootstrap: see the package comment above
+	opts.TrustedPackKeys = nil                                            // a pack is signed after its ratification, never before
 	// The runtime that ratifies a pack runs under that very pack when it
 	// sits in a packs folder (<dir>/safety/<id>.json or <dir>/identity/<id>.json).
 	if parent := filepath.Base(filepath.Dir(path)); parent == src.kind {

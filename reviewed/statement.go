@@ -13,11 +13,11 @@ import (
 
 // The in-toto and DSSE names a promotion is signed with.
 const (
-	StatementType = "https://in-toto.io/Statement/v1"
+	StatementType = signing.InTotoStatementType
 	// PredicateType names a Formation promotion predicate (Predicate below).
 	PredicateType = "https://formation.dev/promotion/v1"
 	// PayloadType is the DSSE payload type of an in-toto statement.
-	PayloadType = "application/vnd.in-toto+json"
+	PayloadType = signing.InTotoPayloadType
 )
 
 // Statement is an in-toto Statement v1 about one promotion.

@@ -28,10 +28,19 @@ lanes=$(awk -v d="$domain" '
   indom && /lane:/ {print $NF}' courses/domains.yaml | tr '\n' ',' | sed 's/,$//')
 section() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-section "keys: a curator key to sign promotions, a reviewer key to sign the audit claim"
+section "keys: a pack key to sign the packs' ratification, a curator key to sign promotions, a reviewer key to sign the audit claim"
+$F keygen --out "$work/pack.key" --label "demo pack signer"
 $F keygen --out "$work/curator.key" --label "demo curator"
 $F keygen --out "$work/reviewer.key" --label "demo reviewer"
 export FORMATION_TRUSTED_KEYS="$work/curator.key.pub"
+
+section "packs: the shipped packs' ratifications, checked and signed by a human (copies in a temporary folder)"
+cp -r packs "$work/packs"
+$F pack ratify --check "$work"/packs/safety/*_v1.json "$work"/packs/identity/*_v1.json
+for pack in "$work"/packs/safety/core_safety_axes_v1.json "$work"/packs/identity/default_general_v1.json; do
+  $F pack promote --key "$work/pack.key" "$pack"
+done
+export FORMATION_PACKS_DIR="$work/packs" FORMATION_TRUSTED_PACK_KEYS="$work/pack.key.pub"
 
 for subject in $subjects; do
   section "autorun $subject: mine → smelt → forge → compose → run → ratify"

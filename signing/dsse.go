@@ -10,6 +10,13 @@ import (
 	"formation/internal/exitcode"
 )
 
+// The in-toto names every Formation statement is signed with: a Statement
+// v1 travelling as a DSSE payload of this type.
+const (
+	InTotoStatementType = "https://in-toto.io/Statement/v1"
+	InTotoPayloadType   = "application/vnd.in-toto+json"
+)
+
 // Envelope is a DSSE envelope. Payload and every Sig are standard base64
 // with padding.
 type Envelope struct {

@@ -39,12 +39,13 @@ func StdIO() IO {
 
 // Global flag names.
 const (
-	flagStore       = "store"
-	flagJSON        = "json"
-	flagQuiet       = "quiet"
-	flagTrustedKeys = "trusted-keys"
-	flagPacksDir    = "packs-dir"
-	flagCoursesDir  = "courses-dir"
+	flagStore           = "store"
+	flagJSON            = "json"
+	flagQuiet           = "quiet"
+	flagTrustedKeys     = "trusted-keys"
+	flagTrustedPackKeys = "trusted-pack-keys"
+	flagPacksDir        = "packs-dir"
+	flagCoursesDir      = "courses-dir"
 )
 
 func globalFlags() []cli.Flag {
@@ -53,6 +54,7 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: flagJSON, Usage: "write exactly one JSON document (or NDJSON for streams) to stdout", EnvVars: []string{"FORMATION_JSON"}},
 		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "no progress or chatter on stderr", EnvVars: []string{"FORMATION_QUIET"}},
 		&cli.StringFlag{Name: flagTrustedKeys, Usage: "file of trusted curator ed25519 public keys", EnvVars: []string{"FORMATION_TRUSTED_KEYS"}},
+		&cli.StringFlag{Name: flagTrustedPackKeys, Usage: "file of trusted pack ed25519 public keys: the runtime then starts only with signed packs (formation pack promote)", EnvVars: []string{"FORMATION_TRUSTED_PACK_KEYS"}},
 		&cli.StringFlag{Name: flagPacksDir, Usage: "folder holding safety/ and identity/ packs (default: ./packs found upward)", EnvVars: []string{"FORMATION_PACKS_DIR"}},
 		&cli.StringFlag{Name: flagCoursesDir, Usage: "folder holding subject folders (default ./courses)", EnvVars: []string{"FORMATION_COURSES_DIR"}},
 	}

@@ -102,8 +102,10 @@ func chatCommand(io IO) *cli.Command {
 // reason code, the one `formation verify` gives for the same pack file, and
 // exits 77: the runtime does not start without its packs.
 func loadPacks(c *cli.Context, io IO, identity string) (*packs.Loaded, error) {
-	opts := packs.OptionsFromEnv()
-	opts.Dir = globalString(c, flagPacksDir)
+	opts, err := packOptions(c, io)
+	if err != nil {
+		return nil, err
+	}
 	opts.IdentityPackID = identity
 	loaded, err := packs.Load(c.Context, opts)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"formation/artifact"
 	"formation/packs"
 	"formation/pipeline"
+	"formation/signing"
 	"formation/stage"
 )
 
@@ -23,8 +24,10 @@ func newPipeline(c *cli.Context, io IO) (*pipeline.Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := packs.OptionsFromEnv()
-	opts.Dir = globalString(c, flagPacksDir)
+	opts, err := packOptions(c, io)
+	if err != nil {
+		return nil, err
+	}
 	p := &pipeline.Pipeline{
 		Env:        stage.NewEnv(s, auditWriter(s, io)),
 		CoursesDir: globalString(c, flagCoursesDir),
@@ -192,4 +195,26 @@ func ratifyCommand(io IO) *cli.Command {
 			p.IssuedAt = c.String("issued-at")
 			return p.Ratify(ctx, subject)
 		})
+}
+
+// packOptions are the pack options of a command: the packs folder, the
+// development overrides and the trusted pack keys. Without trusted pack keys
+// the runtime starts as before and a note on stderr says that pack
+// signatures were not checked.
+func packOptions(c *cli.Context, io IO) (packs.Options, error) {
+	opts := packs.OptionsFromEnv()
+	opts.Dir = globalString(c, flagPacksDir)
+	path := globalString(c, flagTrustedPackKeys)
+	if path == "" {
+		if !quietFlag(c) {
+			fmt.Fprintln(io.Stderr, "note: pack signatures were not checked (no --trusted-pack-keys / FORMATION_TRUSTED_PACK_KEYS)")
+		}
+		return opts, nil
+	}
+	keys, err := signing.LoadTrustedKeys(path)
+	if err != nil {
+		return opts, fmt.Errorf("--trusted-pack-keys: %w", err)
+	}
+	opts.TrustedPackKeys = &keys
+	return opts, nil
 }
