@@ -36,7 +36,7 @@ import (
 const (
 	ForgeVersion   = "1"
 	ComposeVersion = "1"
-	RunVersion     = "1"
+	RunVersion     = "2" // 2: a step must also be reached by a user typing its utterance
 	RatifyVersion  = "1"
 )
 

@@ -3,10 +3,12 @@ package runtime
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"formation/artifact"
 	"formation/runtime/epistemic"
+	"formation/runtime/parse"
 	"formation/runtime/text"
 	"formation/runtime/trace"
 )
@@ -145,4 +147,45 @@ func (s *Session) recordedSpeculative(h StepHint) bool {
 		}
 	}
 	return false
+}
+
+// ReadsAs reports whether a user who types utterance reaches the step the
+// hint types. The runtime's parser reads the utterance with no hint, exactly
+// as in chat, and the reading must be the same step: for seed_concept a
+// definition question about the same term; for introduce_relation and
+// false_claim the same positive statement. Terms are compared as the
+// knowledge keys them (text.Term), so a reading reaches a record exactly
+// when it would be answered from that record. Walk steps and
+// identity-override probes always pass: a walk's utterance keeps the
+// original's form, which leaves the tail out, and a probe is already read
+// as the user wrote it. The reading is returned for a report.
+func (rt *Runtime) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool) {
+	u := rt.grammar.Parse(utterance)
+	same := func(a, b string) bool { return text.Term(a) == text.Term(b) }
+	switch h.Kind {
+	case HintSeedConcept:
+		return u, u.Intent == parse.Definition && same(u.Subject, h.Head)
+	case HintIntroduceRelation, HintFalseClaim:
+		return u, u.Intent == parse.Statement && !u.Negated && same(u.Subject, h.Head) &&
+			u.Relation == text.Relation(h.Relation) && same(u.Object, h.Tail)
+	}
+	return u, true
+}
+
+// Reading writes a parse as the step it would be, for reports: "definition
+// of lens", "statement (lens, has, focal point)", "unknown".
+func Reading(u parse.Utterance) string {
+	switch u.Intent {
+	case parse.Definition:
+		return "definition of " + strconv.Quote(u.Subject)
+	case parse.Walk:
+		return fmt.Sprintf("walk (%q, %q)", u.Subject, u.Relation)
+	case parse.Statement:
+		neg := ""
+		if u.Negated {
+			neg = "negated "
+		}
+		return fmt.Sprintf("%sstatement (%q, %q, %q)", neg, u.Subject, u.Relation, u.Object)
+	}
+	return string(u.Intent)
 }
