@@ -83,7 +83,13 @@ func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.Concep
 			return fmt.Sprintf("%q", g.members[i].CanonicalTerm), g.members[i].Sources
 		})
 		cand := artifact.ConceptCandidate{CanonicalTerm: g.term, Definition: g.definition, Sources: refs}
-		fail, res, err := v.judgeConcept(g, cand.Sources)
+		refs, fail := v.exclude(KindConcept, key, refs)
+		var res sourceResult
+		var err error
+		if fail == nil {
+			cand.Sources = refs
+			fail, res, err = v.judgeConcept(g, refs)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -40,7 +40,8 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, err
 	}
-	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest)
+	declared := s.Vocabulary().Declared()
+	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest, declared)
 	if err != nil {
 		return stage.Result{}, err
 	}
@@ -49,8 +50,9 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		IdentityTerms: identityTerms(loaded.Manifold.AxisIDs(), loaded.Manifold.BoundaryIDs()),
 		Existing:      existing,
 		SpanChecker:   StoreTexts{Store: p.Env.Store},
+		Relations:     declared,
 	}
-	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash()},
+	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash(), Relations: declared},
 		ForgeInputs{Smelted: smeltedDigest, Allowlist: allowDigest, Reviewed: orAbsent(existingDigest)})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		if smelted == nil {
@@ -81,7 +83,7 @@ func findingRecords(fs []forge.Finding) []audit.Record {
 		switch f.ReasonCode {
 		case forge.ReasonDuplicateMerged, forge.ReasonDuplicateExisting:
 			kind = audit.KindDrop
-		case forge.ReasonSpanNotByteChecked:
+		case forge.ReasonSpanNotByteChecked, forge.ReasonCitationExcluded:
 			kind = audit.KindNote
 		}
 		out = append(out, audit.Record{Kind: kind, ReasonCode: f.ReasonCode, Key: f.Kind + " " + f.Key, Detail: f.Detail})
