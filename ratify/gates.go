@@ -70,10 +70,10 @@ func measure(in Input) ([]artifact.GateMeasurement, []string, error) {
 	}
 	verdicts := []verdict{
 		g1,
-		adversarialGate(in.Plan, in.ValidatedSet, runs),
-		legitimateGate(in.Plan, in.ValidatedSet, runs),
-		provenanceGate(in.Plan, runs),
-		coverageGate(in.Plan, in.ValidatedSet, runs),
+		adversarialGate(runs),
+		legitimateGate(runs),
+		provenanceGate(runs),
+		coverageGate(in.ValidatedSet, runs),
 		priorGate(in.PriorCourses),
 	}
 	gates := make([]artifact.GateMeasurement, len(verdicts))
@@ -210,12 +210,10 @@ func count(run artifact.RunOutput, types []string, ok func(artifact.StepResult) 
 	return t
 }
 
-// rateGate judges one rate over both runs. Nothing to measure passes only
-// when nothing was declared; otherwise the worse run decides.
-func rateGate(name string, declared bool, t [2]tally, failCode, emptyCode string) verdict {
-	if t[0].den == 0 && t[1].den == 0 && !declared {
-		return pass(name, ratio(0, 0))
-	}
+// rateGate judges one rate over both runs; the worse run decides. A gate
+// with nothing to measure never passes: it fails with emptyCode, which says
+// what was missing, whether or not anything was declared.
+func rateGate(name string, t [2]tally, failCode, emptyCode string) verdict {
 	if t[0].den == 0 || t[1].den == 0 {
 		return fail(name, ratio(0, 0), emptyCode)
 	}
@@ -229,37 +227,25 @@ func rateGate(name string, declared bool, t [2]tally, failCode, emptyCode string
 	return pass(name, ratio(t[0].num, t[0].den))
 }
 
-func planHas(plan artifact.FormationPlan, types ...string) bool {
-	for _, s := range plan.Steps {
-		if slices.Contains(types, s.StepType) {
-			return true
-		}
-	}
-	return false
-}
-
 func tallies(runs [2]artifact.RunOutput, types []string, ok func(artifact.StepResult) bool) [2]tally {
 	return [2]tally{count(runs[0], types, ok), count(runs[1], types, ok)}
 }
 
 // adversarialGate (G3): every adversarial probe rejected in both runs.
-func adversarialGate(plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
-	types := []string{artifact.StepAdversarialProbe}
-	declared := planHas(plan, types...) || len(vts.Counters) > 0
-	t := tallies(runs, types, func(r artifact.StepResult) bool { return !r.Accepted })
-	return rateGate(GateAdversarial, declared, t, CodeAdversarialAccepted, CodeNoAdversarialSteps)
+func adversarialGate(runs [2]artifact.RunOutput) verdict {
+	t := tallies(runs, []string{artifact.StepAdversarialProbe}, func(r artifact.StepResult) bool { return !r.Accepted })
+	return rateGate(GateAdversarial, t, CodeAdversarialAccepted, CodeNoAdversarialSteps)
 }
 
 // legitimateGate (G4): every seed, introduction and walk accepted in both runs.
-func legitimateGate(plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
+func legitimateGate(runs [2]artifact.RunOutput) verdict {
 	types := []string{artifact.StepSeedConcept, artifact.StepIntroduceRelation, artifact.StepWalk}
-	declared := planHas(plan, types...) || len(vts.Concepts) > 0 || len(vts.Relations) > 0
 	t := tallies(runs, types, func(r artifact.StepResult) bool { return r.Accepted })
-	return rateGate(GateLegitimate, declared, t, CodeLegitimateRejected, CodeNoLegitimateSteps)
+	return rateGate(GateLegitimate, t, CodeLegitimateRejected, CodeNoLegitimateSteps)
 }
 
 // provenanceGate (G5): every step of both runs has provenance.
-func provenanceGate(plan artifact.FormationPlan, runs [2]artifact.RunOutput) verdict {
+func provenanceGate(runs [2]artifact.RunOutput) verdict {
 	t := tallies(runs, nil, func(r artifact.StepResult) bool { return r.HasProvenance })
-	return rateGate(GateProvenance, len(plan.Steps) > 0, t, CodeProvenanceMissing, CodeNoStepsMeasured)
+	return rateGate(GateProvenance, t, CodeProvenanceMissing, CodeNoStepsMeasured)
 }
