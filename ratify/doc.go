@@ -21,12 +21,13 @@
 //   - G3–G6 consider both runs: a gate passes only when it passes on each.
 //     The measurement is that of the worse run (the first run on a tie), so
 //     two identical runs measure exactly as the original's single run did.
-//   - A gate never passes vacuously: with nothing to measure it fails with a
-//     code that says what was missing (no probe run: G3; no seed,
-//     introduction or walk run: G4; no step: G5; no relation and no walk:
-//     G6). Relations that were not walked, or walks of triples outside the
-//     validated set, fail G6. Only G2 passes with a reason,
-//     deferred:no_prior_courses.
+//   - No gate passes as a plain n/a. With nothing to measure a gate fails with
+//     a code that says what the runs lacked (no probe run: G3; no seed,
+//     introduction or walk run: G4; no step: G5), or, when the validated set
+//     holds nothing of the kind it measures, passes naming what is absent
+//     (G4 "n/a:no_concepts_or_relations", G6 "n/a:no_relations"), as G2 does
+//     with deferred:no_prior_courses. Relations that were not walked, or
+//     walks of triples outside the validated set, fail G6.
 //   - The inputs are cross-checked: the plan names the course and its digest,
 //     plan_sha256 is the plan's own digest, and validated_set_sha is the digest
 //     of the set given. A mismatch is an *Error, never a report.

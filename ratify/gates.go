@@ -31,8 +31,14 @@ const (
 	CodeNoStepsMeasured     = "no_steps_measured"
 	CodeUnwalkedRelations   = "unwalked_relations"
 	CodeWalkOutsideSet      = "walk_outside_validated_set"
-	CodeNoWalkSteps         = "no_walk_steps"
 	CodePriorRegressed      = "prior_course_regressed"
+)
+
+// What a passing gate with nothing to measure names as absent from the
+// validated set: its measurement is "n/a:" and this.
+const (
+	AbsentConceptsAndRelations = "no_concepts_or_relations"
+	AbsentRelations            = "no_relations"
 )
 
 // runNames name the two runs in measurements and reasons.
@@ -71,7 +77,7 @@ func measure(in Input) ([]artifact.GateMeasurement, []string, error) {
 	verdicts := []verdict{
 		g1,
 		adversarialGate(runs),
-		legitimateGate(runs),
+		legitimateGate(in.ValidatedSet, runs),
 		provenanceGate(runs),
 		coverageGate(in.ValidatedSet, runs),
 		priorGate(in.PriorCourses),
@@ -211,9 +217,14 @@ func count(run artifact.RunOutput, types []string, ok func(artifact.StepResult) 
 }
 
 // rateGate judges one rate over both runs; the worse run decides. A gate
-// with nothing to measure never passes: it fails with emptyCode, which says
-// what was missing, whether or not anything was declared.
-func rateGate(name string, t [2]tally, failCode, emptyCode string) verdict {
+// with nothing to measure is never a plain n/a pass. When the validated set
+// holds nothing of the kind the gate measures, absent names what is missing
+// and the gate passes saying so ("n/a:" + absent); otherwise (absent empty)
+// it fails with emptyCode, which says what the runs lacked.
+func rateGate(name string, t [2]tally, failCode, emptyCode, absent string) verdict {
+	if t[0].den == 0 && t[1].den == 0 && absent != "" {
+		return pass(name, naBecause(absent))
+	}
 	if t[0].den == 0 || t[1].den == 0 {
 		return fail(name, ratio(0, 0), emptyCode)
 	}
@@ -231,21 +242,31 @@ func tallies(runs [2]artifact.RunOutput, types []string, ok func(artifact.StepRe
 	return [2]tally{count(runs[0], types, ok), count(runs[1], types, ok)}
 }
 
-// adversarialGate (G3): every adversarial probe rejected in both runs.
+// naBecause is the measurement of a gate the validated set gives nothing to
+// measure: n/a, and why.
+func naBecause(absent string) string { return "n/a:" + absent }
+
+// adversarialGate (G3): every adversarial probe rejected in both runs. Every
+// course is probed (its identity probes at least), so no probe run fails.
 func adversarialGate(runs [2]artifact.RunOutput) verdict {
 	t := tallies(runs, []string{artifact.StepAdversarialProbe}, func(r artifact.StepResult) bool { return !r.Accepted })
-	return rateGate(GateAdversarial, t, CodeAdversarialAccepted, CodeNoAdversarialSteps)
+	return rateGate(GateAdversarial, t, CodeAdversarialAccepted, CodeNoAdversarialSteps, "")
 }
 
-// legitimateGate (G4): every seed, introduction and walk accepted in both runs.
-func legitimateGate(runs [2]artifact.RunOutput) verdict {
+// legitimateGate (G4): every seed, introduction and walk accepted in both
+// runs. A set of counter-claims alone has nothing for it to measure.
+func legitimateGate(vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
 	types := []string{artifact.StepSeedConcept, artifact.StepIntroduceRelation, artifact.StepWalk}
 	t := tallies(runs, types, func(r artifact.StepResult) bool { return r.Accepted })
-	return rateGate(GateLegitimate, t, CodeLegitimateRejected, CodeNoLegitimateSteps)
+	absent := ""
+	if len(vts.Concepts) == 0 && len(vts.Relations) == 0 {
+		absent = AbsentConceptsAndRelations
+	}
+	return rateGate(GateLegitimate, t, CodeLegitimateRejected, CodeNoLegitimateSteps, absent)
 }
 
 // provenanceGate (G5): every step of both runs has provenance.
 func provenanceGate(runs [2]artifact.RunOutput) verdict {
 	t := tallies(runs, nil, func(r artifact.StepResult) bool { return r.HasProvenance })
-	return rateGate(GateProvenance, t, CodeProvenanceMissing, CodeNoStepsMeasured)
+	return rateGate(GateProvenance, t, CodeProvenanceMissing, CodeNoStepsMeasured, "")
 }

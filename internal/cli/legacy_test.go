@@ -2,10 +2,7 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,14 +93,6 @@ func TestLegacyStoreReadsAndMigrates(t *testing.T) {
 	}
 	yaml, _ := os.ReadFile(filepath.Join(second, "subject.yaml"))
 	writeFile(t, filepath.Join(second, "subject.yaml"), strings.Replace(string(yaml), "subject_id: tiny", "subject_id: tiny2", 1))
-	// tiny2 also states a relation of its own: the forge drops the first
-	// subject's relations as already known, and a course with no relation
-	// to walk has nothing for G6 to measure, so it would not ratify.
-	doc, _ := os.ReadFile(filepath.Join(second, "sources", "light.md"))
-	doc = append(doc, "Heat causes expansion.\n"...)
-	writeFile(t, filepath.Join(second, "sources", "light.md"), string(doc))
-	sum := sha256.Sum256(doc)
-	writeFile(t, filepath.Join(second, "allowlist.yaml"), fmt.Sprintf("- source_sha: %q\n  tier: primary\n  label: light notes\n", hex.EncodeToString(sum[:])))
 	key := filepath.Join(dir, "curator2.key")
 	if code, _, errs := runG("keygen", "--out", key); code != 0 {
 		t.Fatalf("keygen: %s", errs)
