@@ -68,7 +68,7 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		return Result{}, fmt.Errorf("forge: %w: %v", ErrInvalidInput, err)
 	}
 	v := &validation{
-		vocab:    vocab,
+		typing:   newTyping(vocab),
 		screen:   newIdentityScreen(cfg.IdentityTerms, cfg.ExemptTerms),
 		existing: existingSet(cfg.Existing),
 		allow:    cfg.Allowlist,
@@ -107,7 +107,7 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 
 // validation is the state of one Validate call.
 type validation struct {
-	vocab    relparse.Vocabulary
+	typing   *typing
 	screen   identityScreen
 	existing map[artifact.Triple]bool
 	allow    Allowlist

@@ -97,7 +97,7 @@ func checkInvariants(t *testing.T, in artifact.SmeltedBundle, res Result, declar
 		cs   []artifact.RelationCandidate
 	}{{KindRelation, in.Relations}, {KindCounter, in.Counters}} {
 		for _, c := range list.cs {
-			k, _ := wellTyped(c, vocab)
+			k, _ := newTyping(vocab).wellTyped(c)
 			if !accounted[list.kind+tripleKey(k)] {
 				t.Fatalf("%s %q vanished without a finding", list.kind, c.Triple())
 			}

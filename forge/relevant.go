@@ -23,9 +23,10 @@ func Relevant(existing []artifact.Triple, smelted artifact.SmeltedBundle, declar
 	if err != nil {
 		vocab = relparse.Vocabulary{}
 	}
+	ty := newTyping(vocab)
 	candidates := make(map[artifact.Triple]bool, len(smelted.Relations))
 	for _, c := range smelted.Relations {
-		if t, why := wellTyped(c, vocab); why == "" {
+		if t, why := ty.wellTyped(c); why == "" {
 			candidates[t] = true
 		}
 	}

@@ -29,29 +29,33 @@ func normalTriple(t artifact.Triple) artifact.Triple {
 // the parser would pick first. Then, after the parse, head and tail are
 // written in the form a user's sentence gives them (text.NormalTerm: no
 // possessives, no punctuation around words, no leading wh-word), which must
-// parse back too. It returns the normalised triple, or the candidate's own
+// parse back too. Last, a user typing the claim must be read back to it
+// (userReads). It returns the normalised triple, or the candidate's own
 // triple and the reason.
-func wellTyped(c artifact.RelationCandidate, vocab relparse.Vocabulary) (artifact.Triple, string) {
+func (ty *typing) wellTyped(c artifact.RelationCandidate) (artifact.Triple, string) {
 	raw := c.Triple()
 	switch {
 	case c.Head == "" || c.Relation == "" || c.Tail == "":
 		return raw, "head, relation and tail must all be non-empty"
-	case !vocab.IsRelation(c.Relation):
+	case !ty.vocab.IsRelation(c.Relation):
 		return raw, fmt.Sprintf("relation %q is not in the vocabulary", c.Relation)
 	}
 	lower := artifact.Triple{Head: relparse.Lower(raw.Head), Relation: raw.Relation, Tail: relparse.Lower(raw.Tail)}
-	if why := parsesBack(lower, vocab); why != "" {
+	if why := parsesBack(lower, ty.vocab); why != "" {
 		return raw, why
 	}
 	want := normalTriple(raw)
-	if want == lower {
-		return want, ""
-	}
-	if want.Head == "" || want.Tail == "" {
+	switch {
+	case want == lower:
+	case want.Head == "" || want.Tail == "":
 		return raw, "head or tail holds no word a user could type"
+	default:
+		if why := parsesBack(want, ty.vocab); why != "" {
+			return raw, "in the form a user types it, " + why
+		}
 	}
-	if why := parsesBack(want, vocab); why != "" {
-		return raw, "in the form a user types it, " + why
+	if why := ty.userReads(want); why != "" {
+		return raw, why
 	}
 	return want, ""
 }
@@ -85,7 +89,7 @@ type tripleGroup struct {
 
 // groupTriples merges duplicates: well-typed candidates by their normalised
 // triple, the others by their triple as written. Groups come out sorted.
-func groupTriples(cs []artifact.RelationCandidate, vocab relparse.Vocabulary) []*tripleGroup {
+func groupTriples(cs []artifact.RelationCandidate, ty *typing) []*tripleGroup {
 	type gk struct {
 		t  artifact.Triple
 		ok bool
@@ -93,7 +97,7 @@ func groupTriples(cs []artifact.RelationCandidate, vocab relparse.Vocabulary) []
 	index := make(map[gk]*tripleGroup, len(cs))
 	groups := make([]*tripleGroup, 0, len(cs))
 	for _, c := range cs {
-		t, why := wellTyped(c, vocab)
+		t, why := ty.wellTyped(c)
 		k := gk{t, why == ""}
 		g := index[k]
 		if g == nil {
@@ -177,7 +181,7 @@ func digestList(refs []artifact.SourceRef) string {
 // quarantined ones; every other outcome is a finding.
 func (v *validation) triples(kind string, cs []artifact.RelationCandidate) (ok, quarantined []artifact.RelationCandidate, err error) {
 	ok, quarantined = []artifact.RelationCandidate{}, []artifact.RelationCandidate{}
-	for _, g := range groupTriples(cs, v.vocab) {
+	for _, g := range groupTriples(cs, v.typing) {
 		key := func() string { return tripleKey(g.key) }
 		refs := v.mergeCopies(kind, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
 			return tripleText(g.members[i].Triple()), g.members[i].Sources
@@ -263,9 +267,15 @@ func (v *validation) noteUnchecked(kind string, key func() string, res sourceRes
 // The relation is quarantined and the counter-claim dropped, each with a
 // self_contradiction finding, so the set never validates a triple twice.
 func (v *validation) selfContradictions(vts *artifact.ValidatedTripleSet) {
+	if len(vts.Counters) == 0 {
+		return
+	}
 	denied := make(map[artifact.Triple]bool, len(vts.Counters))
 	for _, c := range vts.Counters {
 		denied[c.Triple()] = true
+	}
+	if !slices.ContainsFunc(vts.Relations, func(r artifact.RelationCandidate) bool { return denied[r.Triple()] }) {
+		return
 	}
 	asserted := map[artifact.Triple]bool{}
 	kept := vts.Relations[:0:0]

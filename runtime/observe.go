@@ -160,16 +160,13 @@ func (s *Session) recordedSpeculative(h StepHint) bool {
 // original's form, which leaves the tail out, and a probe is already read
 // as the user wrote it. The reading is returned for a report.
 func (rt *Runtime) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool) {
-	u := rt.grammar.Parse(utterance)
-	same := func(a, b string) bool { return text.Term(a) == text.Term(b) }
 	switch h.Kind {
 	case HintSeedConcept:
-		return u, u.Intent == parse.Definition && same(u.Subject, h.Head)
+		return rt.grammar.ReadsDefinition(utterance, h.Head)
 	case HintIntroduceRelation, HintFalseClaim:
-		return u, u.Intent == parse.Statement && !u.Negated && same(u.Subject, h.Head) &&
-			u.Relation == text.Relation(h.Relation) && same(u.Object, h.Tail)
+		return rt.grammar.ReadsStatement(utterance, h.Head, h.Relation, h.Tail)
 	}
-	return u, true
+	return rt.grammar.Parse(utterance), true
 }
 
 // Reading writes a parse as the step it would be, for reports: "definition

@@ -49,30 +49,34 @@ func irregular(t string) ([]string, bool) {
 // forge validates terms in.
 func (g *Grammar) Parse(input string) Utterance {
 	toks := expand(text.Tokenize(input))
-	u := Utterance{Intent: Empty, Tokens: toks}
 	if len(toks) == 0 {
-		return u
+		return Utterance{Intent: Empty, Tokens: toks}
 	}
-	u.Question = strings.HasSuffix(strings.TrimSpace(input), "?")
+	u := g.read(input)
+	u.Tokens = toks
+	return u
+}
+
+// read is Parse without the tokens: the reading of an input that holds at
+// least one word character.
+func (g *Grammar) read(input string) Utterance {
+	u := Utterance{Intent: Unknown, Question: strings.HasSuffix(strings.TrimSpace(input), "?")}
 	words := text.Words(input)
 	if len(words) == 0 {
-		u.Intent = Unknown
 		return u
 	}
 	body := dropMarker(words)
 	if r, ok := g.question(body); ok {
-		r.Tokens, r.Question = toks, true
+		r.Question = true
 		return r
 	}
 	if isWhWord(body[0]) {
-		u.Intent = Unknown
 		return u
 	}
 	if r, ok := g.statement(body); ok {
-		r.Tokens, r.Question = toks, u.Question
+		r.Question = u.Question
 		return r
 	}
-	u.Intent = Unknown
 	return u
 }
 

@@ -13,24 +13,47 @@ import (
 //
 //  1. the words of s (Words): lower-cased, split at white space, each
 //     without the punctuation around it (a closing bracket that closes one
-//     opened inside the word stays: "a[x]", "f(x)"), with contractions and
-//     possessives expanded ("doesn't" → "does not", "go's" → "go");
+//     opened inside the word stays: "a[x]", "f(x)"; so does a name's
+//     trailing "+" or "#"), with contractions and possessives expanded
+//     ("doesn't" → "does not", "go's" → "go");
 //  2. without its leading articles and wh-words ("the", "a", "an", "what",
 //     "who", "which", "where", "when", "why", "how"): a question's wh-word
 //     is never part of what it asks about, and a statement that opens with
 //     one is read as a question;
 //  3. joined by single spaces.
 //
-// Punctuation inside a word ("node.js", "a[x]", "self-focus") and
-// underscores ("no_identity_override") are kept: they are part of the
-// name. NormalTerm is idempotent, and Term(NormalTerm(s)) is the knowledge
+// Punctuation inside a word ("node.js", "a[x]", "self-focus"), a name's
+// trailing "+" or "#" ("c++", "c#") and underscores ("no_identity_override")
+// are kept: they are part of the name. NormalTerm is idempotent, and Term(NormalTerm(s)) is the knowledge
 // key of the term.
 func NormalTerm(s string) string {
+	if plainTerm(s) {
+		return s // the common case: already a fixed point
+	}
 	words := Words(s)
 	for len(words) > 0 && leadingFiller(words[0]) {
 		words = words[1:]
 	}
 	return strings.Join(words, " ")
+}
+
+// plainTerm reports whether s is lower-case ASCII letters and digits in
+// words joined by single spaces, not opening with an article or a wh-word:
+// NormalTerm leaves such a term as it is.
+func plainTerm(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == ' ' && s[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	first, _, _ := strings.Cut(s, " ")
+	return !leadingFiller(first)
 }
 
 // leadingFiller reports whether w is an article or a wh-word, which
@@ -106,17 +129,29 @@ func expandWord(w string) ([]string, bool) {
 
 // trimWord removes the punctuation around a word: every leading rune that is
 // not a word character, and every trailing one except a closing bracket
-// that closes a bracket opened inside the word.
+// that closes a bracket opened inside the word, and a run of '+' or '#'
+// right after the last word character (the names "c++", "c#").
 func trimWord(w string) string {
 	w = strings.TrimLeftFunc(w, func(r rune) bool { return !isWordRune(r) })
 	for w != "" {
 		r, n := utf8.DecodeLastRuneInString(w)
-		if isWordRune(r) || closesInside(w, r) {
+		if isWordRune(r) || closesInside(w, r) || nameSuffix(w) {
 			break
 		}
 		w = w[:len(w)-n]
 	}
 	return w
+}
+
+// nameSuffix reports whether w ends in a run of '+' or '#' that follows a
+// word character.
+func nameSuffix(w string) bool {
+	rest := strings.TrimRight(w, "+#")
+	if rest == w || rest == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(rest)
+	return isWordRune(r)
 }
 
 // closesInside reports whether r, the last rune of w, is a closing bracket

@@ -71,6 +71,9 @@ func TestNormalTerm(t *testing.T) {
 		"the":                        "",
 		"Λόγος":                      "λόγος",
 		"the lens, which is curved.": "lens which is curved",
+		"C++ and C#.":                "c++ and c#",
+		"+1 x++,":                    "1 x++",
+		"++":                         "",
 	}
 	for in, want := range cases {
 		if got := NormalTerm(in); got != want {
