@@ -2,11 +2,14 @@ package pipeline_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"formation/artifact"
+	"formation/audit"
 	"formation/compose"
 	"formation/forge"
+	"formation/internal/testutil"
 	"formation/packs"
 	"formation/run"
 	"formation/run/compile"
@@ -75,5 +78,31 @@ func TestForgedTermsAreReachedByTheirWords(t *testing.T) {
 		if legit := r.StepType != artifact.StepAdversarialProbe && r.StepType != artifact.StepReplayAssertion; legit && !r.Accepted {
 			t.Errorf("step %d %s %v not accepted", i, r.StepType, r.Payload["utterance"])
 		}
+	}
+}
+
+// The example subject's every concept, relation and counter-claim is reached
+// by its own words: courses/optics autoruns to ratified, G4 at 1.0, with no
+// user_path_unreachable record.
+func TestOpticsReachedByItsOwnWords(t *testing.T) {
+	ctx := context.Background()
+	root, err := testutil.ModuleRoot()
+	must(t, err)
+	p := tinyPipeline(t, filepath.Join(root, "courses"))
+	results, err := p.Autorun(ctx, "optics")
+	if err != nil || len(results) != 6 {
+		t.Fatalf("autorun optics: %v", err)
+	}
+	raw, err := p.Env.Store.Get(ctx, results[5].Output)
+	must(t, err)
+	rep, err := artifact.Decode[artifact.MasteryReport](raw)
+	must(t, err)
+	if !rep.Ratified || rep.Gates[2].Name != "G4_legitimate_acceptance_rate" || rep.Gates[2].Measurement != "1.0" {
+		t.Fatalf("optics: %+v", rep)
+	}
+	recs, err := audit.List(ctx, p.Env.Store, audit.Filter{Subject: "optics", Stage: "run"})
+	must(t, err)
+	if len(recs) != 0 {
+		t.Fatalf("run audit records: %+v", recs)
 	}
 }
