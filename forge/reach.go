@@ -1,10 +1,11 @@
 package forge
 
 import (
+	"strconv"
+
 	"formation/artifact"
 	"formation/relparse"
 	"formation/runtime/parse"
-	"formation/runtime/text"
 )
 
 // typing is R1's vocabulary with the readers a user's sentence is read
@@ -24,7 +25,7 @@ func newTyping(vocab relparse.Vocabulary) *typing {
 // the runtime's parser ("" when so, else what the sentence reads as). The
 // reader knows only the claim's own relation and no term; in chat the
 // parser also prefers a reading whose two sides are known terms, which this
-// claim's are, so a claim that fails here is one a user could not reach.
+// claim's are, so a claim that fails here is one a user would not reach.
 func (ty *typing) userReads(t artifact.Triple) string {
 	g, ok := ty.readers[t.Relation]
 	if !ok {
@@ -33,7 +34,7 @@ func (ty *typing) userReads(t artifact.Triple) string {
 	}
 	utterance := t.Head + " " + artifact.SpacedRelation(t.Relation) + " " + t.Tail + "."
 	if u, same := g.ReadsStatement(utterance, t.Head, t.Relation, t.Tail); !same {
-		return "a user typing " + quote(utterance) + " is read as " + reading(u)
+		return "a user typing " + strconv.Quote(utterance) + " is read as " + u.Describe()
 	}
 	return ""
 }
@@ -43,26 +44,7 @@ func (ty *typing) userReads(t artifact.Triple) string {
 func termReads(term string) string {
 	utterance := "What is " + term + "?"
 	if u, same := parse.NewGrammar(nil, nil).ReadsDefinition(utterance, term); !same {
-		return "a user asking " + quote(utterance) + " is read as " + reading(u)
+		return "a user asking " + strconv.Quote(utterance) + " is read as " + u.Describe()
 	}
 	return ""
 }
-
-// reading names what a parse is, for a finding's detail.
-func reading(u parse.Utterance) string {
-	switch u.Intent {
-	case parse.Definition:
-		return "a question about " + quote(u.Subject)
-	case parse.Walk:
-		return "a walk from " + quote(u.Subject)
-	case parse.Statement:
-		neg := ""
-		if u.Negated {
-			neg = "the denial "
-		}
-		return neg + tripleText(artifact.Triple{Head: text.NormalTerm(u.Subject), Relation: u.Relation, Tail: text.NormalTerm(u.Object)})
-	}
-	return "nothing it can answer (" + string(u.Intent) + ")"
-}
-
-func quote(s string) string { return `"` + s + `"` }

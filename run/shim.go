@@ -85,7 +85,7 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 		if ok && mustReach(*hint, counters) {
 			if u, same := rt.ReadsAs(utterance, *hint); !same {
 				obs.Accepted = hint.Kind == runtime.HintFalseClaim
-				unreached = runtime.Reading(u)
+				unreached = u.Describe()
 			}
 		}
 		prior = append(prior, obs.TraceHash)

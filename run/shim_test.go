@@ -154,9 +154,9 @@ func TestDrivePlanTakesTheUserPath(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"What is what if?":          `definition of "if"`,
-		"explain plan is judgment.": `definition of "plan is judgment"`,
-		"define wisdom is folly.":   `definition of "wisdom is folly"`,
+		"What is what if?":          `a definition question about "if"`,
+		"explain plan is judgment.": `a definition question about "plan is judgment"`,
+		"define wisdom is folly.":   `a definition question about "wisdom is folly"`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("unreached %v, want %v", got, want)

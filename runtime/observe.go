@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"formation/artifact"
@@ -167,22 +166,4 @@ func (rt *Runtime) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool)
 		return rt.grammar.ReadsStatement(utterance, h.Head, h.Relation, h.Tail)
 	}
 	return rt.grammar.Parse(utterance), true
-}
-
-// Reading writes a parse as the step it would be, for reports: "definition
-// of lens", "statement (lens, has, focal point)", "unknown".
-func Reading(u parse.Utterance) string {
-	switch u.Intent {
-	case parse.Definition:
-		return "definition of " + strconv.Quote(u.Subject)
-	case parse.Walk:
-		return fmt.Sprintf("walk (%q, %q)", u.Subject, u.Relation)
-	case parse.Statement:
-		neg := ""
-		if u.Negated {
-			neg = "negated "
-		}
-		return fmt.Sprintf("%sstatement (%q, %q, %q)", neg, u.Subject, u.Relation, u.Object)
-	}
-	return string(u.Intent)
 }

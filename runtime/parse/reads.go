@@ -1,6 +1,10 @@
 package parse
 
-import "formation/runtime/text"
+import (
+	"fmt"
+
+	"formation/runtime/text"
+)
 
 // Reading a step back: whether a sentence, typed by a user, reaches a given
 // record. The run stage asks it of every step it drives, and the forge of
@@ -27,3 +31,21 @@ func (g *Grammar) ReadsDefinition(input, term string) (Utterance, bool) {
 
 // sameKey reports whether two terms are filed under one knowledge key.
 func sameKey(a, b string) bool { return a == b || text.Term(a) == text.Term(b) }
+
+// Describe says what the utterance was read as, for reports: `a definition
+// question about "lens"`, `the statement ("lens", "has", "focal point")`.
+func (u Utterance) Describe() string {
+	switch u.Intent {
+	case Definition:
+		return fmt.Sprintf("a definition question about %q", u.Subject)
+	case Walk:
+		return fmt.Sprintf("a walk question from %q along %q", u.Subject, u.Relation)
+	case Statement:
+		what := "the statement"
+		if u.Negated {
+			what = "the denial"
+		}
+		return fmt.Sprintf("%s (%q, %q, %q)", what, u.Subject, u.Relation, u.Object)
+	}
+	return fmt.Sprintf("nothing it can answer (%s)", u.Intent)
+}
