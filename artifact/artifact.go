@@ -184,14 +184,22 @@ type SmeltedBundle struct {
 }
 
 // ValidatedTripleSet is the output of forge, the only validator.
+//
+// DeclaredRelations (this design's extension) are the relations the subject
+// declared beyond the original's 17, in code-point order: the vocabulary the
+// set's claims were validated against and that the runtime reads them with.
+// It is omitted when empty, so a set without a declaration has the
+// original's shape and digest. (The name is not "relations": that key holds
+// the validated claims.)
 type ValidatedTripleSet struct {
-	SubjectID     string              `json:"subject_id"`
-	Concepts      []ConceptCandidate  `json:"concepts"`
-	Relations     []RelationCandidate `json:"relations"`
-	Counters      []CounterCandidate  `json:"counters"`
-	OrderingHints []OrderingHint      `json:"ordering_hints"`
-	Quarantined   []RelationCandidate `json:"quarantined"`
-	SchemaVersion string              `json:"schema_version"`
+	SubjectID         string              `json:"subject_id"`
+	Concepts          []ConceptCandidate  `json:"concepts"`
+	Relations         []RelationCandidate `json:"relations"`
+	Counters          []CounterCandidate  `json:"counters"`
+	OrderingHints     []OrderingHint      `json:"ordering_hints"`
+	Quarantined       []RelationCandidate `json:"quarantined"`
+	SchemaVersion     string              `json:"schema_version"`
+	DeclaredRelations []string            `json:"declared_relations,omitempty"`
 }
 
 // AllowedSource is one allow-list entry. Curated marks a hand-written source

@@ -62,14 +62,14 @@ func ComposeProjection(v ValidatedTripleSet) any {
 	for _, r := range byTriple(v.Relations) {
 		relations = append(relations, projRelation{r.Head, r.Relation, r.Tail, ProjectSources(r.Sources)})
 	}
-	return map[string]any{
+	return withDeclared(map[string]any{
 		"subject_id":     v.SubjectID,
 		"schema_version": v.SchemaVersion,
 		"concepts":       concepts,
 		"relations":      relations,
 		"counters":       sortedTriples(v.Counters),
 		"ordering_hints": sortedHints(v.OrderingHints),
-	}
+	}, v.DeclaredRelations)
 }
 
 // ValidatedSetSHA is the digest of the compose projection.
@@ -100,14 +100,27 @@ func ForgeProjection(v ValidatedTripleSet) any {
 	for _, r := range byTriple(v.Relations) {
 		relations = append(relations, forgeRelation{r.Head, r.Relation, r.Tail, DistinctSHAs(r.Sources)})
 	}
-	return map[string]any{
+	return withDeclared(map[string]any{
 		"subject_id":     v.SubjectID,
 		"schema_version": v.SchemaVersion,
 		"concepts":       concepts,
 		"relations":      relations,
 		"counters":       sortedTriples(v.Counters),
 		"ordering_hints": sortedHints(v.OrderingHints),
+	}, v.DeclaredRelations)
+}
+
+// withDeclared adds a set's declared relations to a projection, sorted and
+// only when there are some: two sets that differ in their vocabulary are
+// different sets, while a set without a declaration keeps the original's
+// projection and digest.
+func withDeclared(p map[string]any, declared []string) map[string]any {
+	if len(declared) > 0 {
+		rels := slices.Clone(declared)
+		slices.Sort(rels)
+		p["declared_relations"] = slices.Compact(rels)
 	}
+	return p
 }
 
 // byTerm is a copy of cs stable-sorted by canonical term (ties keep input

@@ -32,6 +32,53 @@ func TestProjectionLiterals(t *testing.T) {
 	}
 }
 
+// A declared vocabulary is part of both projections, and only when there is
+// one: an empty or nil declaration keeps the original's digests above.
+func TestProjectionsCarryDeclaredRelations(t *testing.T) {
+	src := []artifact.SourceRef{{SourceSHA: strings.Repeat("a", 64), Span: "span", Adapter: "file", RetrievedAt: "2026-05-16T00:00:00Z"}}
+	base := artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: artifact.SchemaVersion,
+		Relations: []artifact.RelationCandidate{{Head: "package x", Relation: "defines", Tail: "y type", Sources: src}}}
+	digests := func(v artifact.ValidatedTripleSet) [3]string {
+		a, _ := artifact.ValidatedSetSHA(v)
+		b, _ := artifact.Digest(artifact.ForgeProjection(v))
+		c, _ := artifact.Digest(v)
+		return [3]string{a, b, c}
+	}
+	none := digests(base)
+	empty := base
+	empty.DeclaredRelations = []string{}
+	if digests(empty) != none {
+		t.Fatal("an empty declaration changes a digest")
+	}
+	raw, _ := artifact.Encode(empty)
+	if strings.Contains(string(raw), "declared_relations") {
+		t.Fatalf("empty declared_relations written: %s", raw)
+	}
+	one, two := base, base
+	one.DeclaredRelations = []string{"defines", "provides"}
+	two.DeclaredRelations = []string{"provides", "defines"}
+	d1, d2 := digests(one), digests(two)
+	if d1[0] != d2[0] || d1[1] != d2[1] {
+		t.Fatal("the projections depend on the order of the declaration")
+	}
+	if d1[0] == none[0] || d1[1] == none[1] {
+		t.Fatal("a declaration does not change the projections")
+	}
+	back, err := artifact.Decode[artifact.ValidatedTripleSet](mustEncode(t, one))
+	if err != nil || len(back.DeclaredRelations) != 2 {
+		t.Fatalf("round trip: %+v %v", back, err)
+	}
+}
+
+func mustEncode(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := artifact.Encode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // Every successful compose vector names the validated_set_sha of its input.
 func TestComposeVectorsValidatedSetSHA(t *testing.T) {
 	dir := testutil.Vector(t, "compose")

@@ -9,6 +9,7 @@ import (
 
 	"formation/artifact"
 	"formation/canon"
+	"formation/relparse"
 )
 
 // SubjectFile is the name of the subject file inside a subject folder.
@@ -103,6 +104,11 @@ type Subject struct {
 	IssuedAt                string   `yaml:"issued_at" json:"issued_at,omitempty"`
 	Limits                  Limits   `yaml:"limits" json:"limits"`
 	Sources                 []Source `yaml:"sources" json:"sources"`
+	// Relations are the relations this subject declares beyond the
+	// original's 17 (underscore form, e.g. "defines", "is_part_of"); they
+	// rank after the 17. Omitted from the canonical JSON when empty, so a
+	// subject that declares none keeps its digest.
+	Relations []string `yaml:"relations" json:"relations,omitempty"`
 }
 
 // Load reads and validates <dir>/subject.yaml. The folder's name must be
@@ -143,6 +149,14 @@ func Parse(data []byte) (*Subject, error) {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// Vocabulary is the subject's relation vocabulary: the original's 17 and the
+// declared relations. A loaded subject's declaration is valid, so the error
+// of relparse.NewVocabulary cannot occur here.
+func (s *Subject) Vocabulary() relparse.Vocabulary {
+	v, _ := relparse.NewVocabulary(s.Relations)
+	return v
 }
 
 // Spec returns the SubjectSpec artifact the stages carry.

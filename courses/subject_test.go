@@ -154,9 +154,52 @@ func TestParseRefusals(t *testing.T) {
 		{"control char in title", replace("title: Elementary optics", `title: "Elementary\u0007optics"`), CodeBadText},
 		{"no sources", strings.Split(validSubject, "sources:")[0], CodeMissing},
 		{"wrong schema version", "schema_version: \"2.0.0\"\n" + validSubject, CodeBadSchemaVersion},
+		{"relation with spaces", validSubject + "relations: [is part of]\n", CodeBadRelation},
+		{"relation in capitals", validSubject + "relations: [Defines]\n", CodeBadRelation},
+		{"relation with a digit", validSubject + "relations: [has2]\n", CodeBadRelation},
+		{"empty relation", validSubject + "relations: [\"\"]\n", CodeBadRelation},
+		{"relation not a string", validSubject + "relations: [[defines]]\n", CodeSchema},
+		{"relation of the 17", validSubject + "relations: [defines, belongs_to]\n", CodeDuplicateRelation},
+		{"relation twice", validSubject + "relations: [defines, provides, defines]\n", CodeDuplicateRelation},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantProblem(t, c.data, c.code) })
+	}
+}
+
+// Declared relations load in any order, rank after the 17, and leave the
+// digest of a subject that declares none unchanged (the field is omitted).
+func TestDeclaredRelations(t *testing.T) {
+	s, err := Parse([]byte(validSubject + "relations:\n  - provides\n  - is_part_of\n  - defines\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.Vocabulary()
+	if got := v.Declared(); strings.Join(got, ",") != "defines,is_part_of,provides" {
+		t.Fatalf("declared %v", got)
+	}
+	if rels := v.Relations(); rels[17] != "is_part_of" || len(rels) != 20 {
+		t.Fatalf("vocabulary %v", rels)
+	}
+	plain, err := Parse([]byte(validSubject))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := Parse([]byte(validSubject + "relations: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := plain.Canonical()
+	c2, _ := empty.Canonical()
+	if string(c1) != string(c2) || strings.Contains(string(c1), "relations") {
+		t.Fatalf("an empty declaration changes the canonical subject:\n%s\n%s", c1, c2)
+	}
+	c3, _ := s.Canonical()
+	if !strings.Contains(string(c3), `"relations":["provides","is_part_of","defines"]`) {
+		t.Fatalf("declared relations missing from the canonical subject: %s", c3)
+	}
+	if len(plain.Vocabulary().Relations()) != 17 {
+		t.Fatal("a subject without a declaration has more than the 17")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"formation/artifact"
+	"formation/relparse"
 )
 
 // validate checks everything subject.yaml can get wrong on its own and
@@ -41,6 +42,7 @@ func (s *Subject) validate() problems {
 	if len(s.Sources) == 0 {
 		ps.add("sources", "", CodeMissing, "a subject needs at least one source")
 	}
+	checkRelations(&ps, s.Relations)
 	seen := make(map[string]int, len(s.Sources))
 	for i, src := range s.Sources {
 		at := fmt.Sprintf("sources[%d]", i)
@@ -51,6 +53,28 @@ func (s *Subject) validate() problems {
 		src.validate(&ps, at)
 	}
 	return ps
+}
+
+// checkRelations checks the declared relations: each is lower-case words
+// joined by '_' (bad_relation), declared once and not one of the original's
+// 17 (duplicate_relation).
+func checkRelations(ps *problems, rels []string) {
+	seen := make(map[string]int, len(rels))
+	for i, r := range rels {
+		at := fmt.Sprintf("relations[%d]", i)
+		first, dup := seen[r]
+		switch {
+		case !relparse.ValidRelationName(r):
+			ps.add(at, "", CodeBadRelation, "%q is not lower-case words joined by '_' ([a-z]+(_[a-z]+)*)", r)
+		case relparse.IsRelation(r):
+			ps.add(at, "", CodeDuplicateRelation, "%q is one of the original 17 relations already", r)
+		case dup:
+			ps.add(at, "", CodeDuplicateRelation, "%q is already declared as relations[%d]", r, first)
+		}
+		if !dup {
+			seen[r] = i
+		}
+	}
 }
 
 // checkText refuses control characters and invalid UTF-8 in a free-text

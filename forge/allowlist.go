@@ -54,7 +54,8 @@ func (e *tierError) Unwrap() error { return ErrInvalidTier }
 // Add and Remove return a new list and never change the receiver, so a list
 // handed to Validate cannot change under it. The zero value is empty.
 type Allowlist struct {
-	entries []artifact.AllowedSource // sorted by SourceSHA, unique
+	entries  []artifact.AllowedSource // sorted by SourceSHA, unique
+	excludes []Exclusion              // sorted by compareTarget, unique targets
 }
 
 // NewAllowlist builds a list the way the original's constructor does: every
@@ -90,7 +91,7 @@ func (a Allowlist) Add(e artifact.AllowedSource) (Allowlist, error) {
 	} else {
 		out = slices.Insert(out, i, e)
 	}
-	return Allowlist{entries: out}, nil
+	return Allowlist{entries: out, excludes: a.excludes}, nil
 }
 
 // Remove returns a list without the entry for sha (ErrNotListed if absent).
@@ -99,7 +100,7 @@ func (a Allowlist) Remove(sha string) (Allowlist, error) {
 	if !found {
 		return a, fmt.Errorf("allow-list: remove %s: %w", sha, ErrNotListed)
 	}
-	return Allowlist{entries: slices.Delete(slices.Clone(a.entries), i, i+1)}, nil
+	return Allowlist{entries: slices.Delete(slices.Clone(a.entries), i, i+1), excludes: a.excludes}, nil
 }
 
 // Lookup returns the entry for sha.

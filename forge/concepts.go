@@ -19,7 +19,8 @@ type conceptGroup struct {
 }
 
 // wellFormedConcept is R1 for concepts: the term, lower-cased, is a
-// well-formed term (normalTerm) and the definition is not blank.
+// well-formed term (normalTerm), the definition is not blank, and a user
+// asking "What is <term>?" asks about this term (termReads).
 func wellFormedConcept(c artifact.ConceptCandidate) (string, string) {
 	term, ok := normalTerm(c.CanonicalTerm)
 	switch {
@@ -27,6 +28,9 @@ func wellFormedConcept(c artifact.ConceptCandidate) (string, string) {
 		return c.CanonicalTerm, fmt.Sprintf("term %q is not a well-formed term", c.CanonicalTerm)
 	case relparse.TrimSpace(c.Definition) == "":
 		return c.CanonicalTerm, "the definition is empty"
+	}
+	if why := termReads(term); why != "" {
+		return c.CanonicalTerm, why
 	}
 	return term, ""
 }
@@ -83,7 +87,13 @@ func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.Concep
 			return fmt.Sprintf("%q", g.members[i].CanonicalTerm), g.members[i].Sources
 		})
 		cand := artifact.ConceptCandidate{CanonicalTerm: g.term, Definition: g.definition, Sources: refs}
-		fail, res, err := v.judgeConcept(g, cand.Sources)
+		refs, fail := v.exclude(KindConcept, key, refs)
+		var res sourceResult
+		var err error
+		if fail == nil {
+			cand.Sources = refs
+			fail, res, err = v.judgeConcept(g, refs)
+		}
 		if err != nil {
 			return nil, err
 		}

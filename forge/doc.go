@@ -9,13 +9,17 @@
 // normalised once; concepts, counter-claims and ordering hints are
 // checked too and no drop is silent; LLM-tier sources never corroborate;
 // there is no triple cache; duplicates in a batch are merged; the identity
-// screen matches whole terms; a malformed digest is reported neutrally. Every
+// screen matches whole terms; a malformed digest is reported neutrally; a
+// triple both asserted and denied is kept as neither. The vocabulary is the
+// original's 17 relations plus those the subject declares, and terms are
+// written in the form a user types them (text.NormalTerm). Every
 // citation that names a text range is compared byte for byte with the stored
 // text through a SpanChecker. README.md documents the rules, every reason
 // code and the sort orders.
 //
-// The package also owns the subject's allow-list (allowlist.yaml) and the
-// pure functions behind `formation allow add|list|remove`.
+// The package also owns the subject's allow-list (allowlist.yaml, with the
+// curator's exclusions) and the pure functions behind
+// `formation allow add|list|remove|exclude`.
 //
 // Validate does no I/O of its own: the caller supplies the allow-list, the
 // known triples and the SpanChecker, and writes the result and the findings.

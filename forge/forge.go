@@ -10,6 +10,7 @@ import (
 	"formation/artifact"
 	"formation/canon"
 	"formation/ident"
+	"formation/relparse"
 )
 
 // Errors Validate returns instead of a result. A rejected candidate is never
@@ -40,6 +41,10 @@ type Config struct {
 	// SpanChecker verifies citations that name a text range. It may be nil
 	// only when no citation names one.
 	SpanChecker SpanChecker
+	// Relations are the relations the subject declares beyond the
+	// original's 17 (subject.yaml's relations:). R1 accepts exactly the 17
+	// and these; the set records them. None is the original's vocabulary.
+	Relations []string
 }
 
 // Result is the validated set and one finding for every candidate that was
@@ -58,20 +63,27 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 	if err := checkInput(subjectID, smelted); err != nil {
 		return Result{}, err
 	}
+	vocab, err := relparse.NewVocabulary(cfg.Relations)
+	if err != nil {
+		return Result{}, fmt.Errorf("forge: %w: %v", ErrInvalidInput, err)
+	}
 	v := &validation{
+		typing:   newTyping(vocab),
 		screen:   newIdentityScreen(cfg.IdentityTerms, cfg.ExemptTerms),
 		existing: existingSet(cfg.Existing),
 		allow:    cfg.Allowlist,
 		sources:  &sourceChecker{ctx: ctx, allow: cfg.Allowlist, spans: cfg.SpanChecker, memo: map[spanKey]*rejection{}},
 	}
-	vts := artifact.ValidatedTripleSet{SubjectID: subjectID, SchemaVersion: artifact.SchemaVersion}
-	// Hints come last: they may only name terms validated before them.
+	vts := artifact.ValidatedTripleSet{SubjectID: subjectID, SchemaVersion: artifact.SchemaVersion, DeclaredRelations: vocab.Declared()}
+	// A claim both asserted and denied is settled before the concepts;
+	// hints come last: they may only name terms validated before them.
 	steps := []func() error{
 		func() (err error) {
 			vts.Relations, vts.Quarantined, err = v.triples(KindRelation, smelted.Relations)
 			return
 		},
 		func() (err error) { vts.Counters, _, err = v.triples(KindCounter, smelted.Counters); return },
+		func() error { v.selfContradictions(&vts); return nil },
 		func() (err error) { vts.Concepts, err = v.concepts(smelted.Concepts); return },
 		func() (err error) {
 			vts.OrderingHints, err = v.hints(smelted.OrderingHints, knownTerms(vts, cfg.Existing))
@@ -95,6 +107,7 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 
 // validation is the state of one Validate call.
 type validation struct {
+	typing   *typing
 	screen   identityScreen
 	existing map[artifact.Triple]bool
 	allow    Allowlist
@@ -106,8 +119,8 @@ func (v *validation) note(kind, key string, r *rejection, spanChecked bool) {
 	v.findings = append(v.findings, Finding{Kind: kind, Key: key, ReasonCode: r.code, Detail: r.detail, SpanChecked: spanChecked})
 }
 
-// existingSet indexes known triples with heads and tails lower-cased, the
-// same normalisation candidates get.
+// existingSet indexes known triples with heads and tails in the normal
+// form candidates get.
 func existingSet(ts []artifact.Triple) map[artifact.Triple]bool {
 	m := make(map[artifact.Triple]bool, len(ts))
 	for _, t := range ts {

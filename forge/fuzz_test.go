@@ -2,9 +2,12 @@ package forge
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"testing"
 
 	"formation/artifact"
+	"formation/relparse"
 )
 
 // FuzzValidate feeds arbitrary candidate JSON to the Forge: it must never
@@ -15,6 +18,20 @@ import (
 func FuzzValidate(f *testing.F) {
 	fx := newFixture(f)
 	fx.cite(primarySHA, "Lens has focus.") // one stored text for ranged citations to hit
+	// A declared vocabulary and a curator exclusion, so that their paths are
+	// fuzzed too: "Light is energy." as a sentence, and the first bytes of
+	// the stored text.
+	fx.cfg.Relations = []string{"defines", "is_part_of"}
+	head := fx.cite(primarySHA, "Light is energy.")
+	sum := sha256.Sum256([]byte("Light is energy."))
+	excl, err := fx.cfg.Allowlist.Exclude(Exclusion{SentenceSHA: hex.EncodeToString(sum[:]), Reason: "fuzz"})
+	if err == nil {
+		excl, err = excl.Exclude(Exclusion{TextSHA: head.TextSHA, Start: ptr(0), End: ptr(30), Reason: "fuzz"})
+	}
+	if err != nil {
+		f.Fatal(err)
+	}
+	fx.cfg.Allowlist = excl
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := artifact.Decode[artifact.SmeltedBundle](data)
 		if err != nil {
@@ -32,12 +49,25 @@ func FuzzValidate(f *testing.F) {
 		if !bytes.Equal(first, encodeResult(t, again)) {
 			t.Fatalf("order changed the result:\n%s\n%s", first, encodeResult(t, again))
 		}
-		checkInvariants(t, b, res)
+		checkInvariants(t, b, res, fx.cfg.Relations)
 	})
 }
 
-func checkInvariants(t *testing.T, in artifact.SmeltedBundle, res Result) {
+func checkInvariants(t *testing.T, in artifact.SmeltedBundle, res Result, declared []string) {
 	t.Helper()
+	vocab, err := relparse.NewVocabulary(declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	denied := map[artifact.Triple]bool{}
+	for _, c := range res.VTS.Counters {
+		denied[c.Triple()] = true
+	}
+	for _, c := range res.VTS.Relations {
+		if denied[c.Triple()] {
+			t.Fatalf("%v validated both as a relation and as a counter-claim", c.Triple())
+		}
+	}
 	accounted := map[string]bool{}
 	for _, fd := range res.Findings {
 		accounted[fd.Kind+fd.Key] = true
@@ -67,7 +97,7 @@ func checkInvariants(t *testing.T, in artifact.SmeltedBundle, res Result) {
 		cs   []artifact.RelationCandidate
 	}{{KindRelation, in.Relations}, {KindCounter, in.Counters}} {
 		for _, c := range list.cs {
-			k, _ := wellTyped(c)
+			k, _ := newTyping(vocab).wellTyped(c)
 			if !accounted[list.kind+tripleKey(k)] {
 				t.Fatalf("%s %q vanished without a finding", list.kind, c.Triple())
 			}

@@ -93,7 +93,13 @@ func (v *validation) hints(hs []artifact.OrderingHint, known map[string]bool) ([
 			return fmt.Sprintf("(%q, %q)", g.members[i].Before, g.members[i].After), g.members[i].Sources
 		})
 		h := artifact.OrderingHint{Before: g.before, After: g.after, Sources: refs}
-		fail, res, err := v.judgeHint(g, h.Sources, known)
+		refs, fail := v.exclude(KindOrderingHint, key, refs)
+		var res sourceResult
+		var err error
+		if fail == nil {
+			h.Sources = refs
+			fail, res, err = v.judgeHint(g, refs, known)
+		}
 		if err != nil {
 			return nil, err
 		}

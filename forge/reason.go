@@ -24,6 +24,15 @@ const (
 	ReasonOrderingCycle      = "ordering_cycle"
 	ReasonDuplicateMerged    = "duplicate_merged"
 	ReasonSpanNotByteChecked = "span_not_checked"
+	// ReasonSelfContradiction: the set would validate the triple both as a
+	// relation and as a counter-claim; both sides are rejected.
+	ReasonSelfContradiction = "self_contradiction"
+	// ReasonCuratorExcluded: every citation of the candidate is evidence
+	// the curator excluded in allowlist.yaml.
+	ReasonCuratorExcluded = "curator_excluded"
+	// ReasonCitationExcluded (informational): some citations were excluded
+	// by the curator and removed; the candidate is judged on the others.
+	ReasonCitationExcluded = "citation_excluded"
 )
 
 // Finding kinds.

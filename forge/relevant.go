@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"formation/artifact"
+	"formation/relparse"
 )
 
 // Relevant returns the triples of existing that can change what Validate
@@ -14,11 +15,18 @@ import (
 // and those naming a term an ordering hint names (the term becomes known).
 // Validate with Existing = Relevant(existing, smelted) gives the same result
 // as with all of existing, so a stage cache keyed on the relevant triples
-// is invalidated only when a fact the subject depends on changes.
-func Relevant(existing []artifact.Triple, smelted artifact.SmeltedBundle) []artifact.Triple {
+// is invalidated only when a fact the subject depends on changes. declared
+// are the subject's declared relations (Config.Relations); a declaration
+// Validate would refuse counts as none here.
+func Relevant(existing []artifact.Triple, smelted artifact.SmeltedBundle, declared []string) []artifact.Triple {
+	vocab, err := relparse.NewVocabulary(declared)
+	if err != nil {
+		vocab = relparse.Vocabulary{}
+	}
+	ty := newTyping(vocab)
 	candidates := make(map[artifact.Triple]bool, len(smelted.Relations))
 	for _, c := range smelted.Relations {
-		if t, why := wellTyped(c); why == "" {
+		if t, why := ty.wellTyped(c); why == "" {
 			candidates[t] = true
 		}
 	}

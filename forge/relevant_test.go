@@ -29,7 +29,7 @@ func TestRelevantKeepsTheResult(t *testing.T) {
 		{Head: "lens", Relation: "is", Tail: "plastic"},
 		{Head: "light", Relation: "is", Tail: "wave"}, // a duplicate in another case
 	}
-	rel := Relevant(existing, smelted)
+	rel := Relevant(existing, smelted, nil)
 	want := []artifact.Triple{{Head: "light", Relation: "is", Tail: "wave"}, {Head: "optics", Relation: "has", Tail: "history"},
 		{Head: "prism", Relation: "has", Tail: "mirror"}}
 	if !reflect.DeepEqual(rel, want) {

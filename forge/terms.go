@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"formation/relparse"
+	"formation/runtime/text"
 )
 
 // DefaultIdentityTerms are the original system's identity terms.
@@ -18,13 +19,20 @@ func DefaultIdentityTerms() []string {
 // Python's rules, as the parser lower-cases) and reports whether the result
 // is a well-formed term: non-empty, a fixed point of the parser's
 // normalisation (trimmed, single spaces, no leading discourse marker, no
-// trailing ".?!,;:") and without a leading or trailing article.
+// trailing ".?!,;:") and without a leading or trailing article. A
+// well-formed term is then written the way a user types it
+// (text.NormalTerm), which must be well formed too.
 func normalTerm(s string) (string, bool) {
 	t := relparse.Lower(s)
-	if t == "" || relparse.Normalize(t) != t || relparse.StripArticles(t) != t {
+	if !wellFormedTerm(t) {
 		return t, false
 	}
-	return t, true
+	n := text.NormalTerm(t)
+	return n, n == t || wellFormedTerm(n)
+}
+
+func wellFormedTerm(t string) bool {
+	return t != "" && relparse.Normalize(t) == t && relparse.StripArticles(t) == t
 }
 
 // identityKey is the form in which terms are compared by the identity

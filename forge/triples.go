@@ -9,39 +9,68 @@ import (
 	"formation/artifact"
 	"formation/ident"
 	"formation/relparse"
+	"formation/runtime/text"
 )
 
-// normalTriple lower-cases head and tail with the parser's rules; the
+// normalTriple lower-cases head and tail with the parser's rules and writes
+// them in the form a user's sentence gives them (text.NormalTerm); the
 // relation is an identifier and stays as written.
 func normalTriple(t artifact.Triple) artifact.Triple {
-	return artifact.Triple{Head: relparse.Lower(t.Head), Relation: t.Relation, Tail: relparse.Lower(t.Tail)}
+	return artifact.Triple{Head: text.NormalTerm(relparse.Lower(t.Head)), Relation: t.Relation, Tail: text.NormalTerm(relparse.Lower(t.Tail))}
 }
 
 // wellTyped is R1. A triple is well typed when its relation is one of the
-// parser's vocabulary, written exactly as listed (compound relations in
-// their underscore form), and the sentence "<head> <relation> <tail>", with
-// head and tail lower-cased, parses back to exactly that triple. So heads
-// and tails must already be in the parser's normal form (trimmed, single
-// spaces, no edge articles, no leading marker, no trailing punctuation) and
-// must not contain a predicate the parser would pick first. It returns the
-// normalised triple, or the candidate's own triple and the reason.
-func wellTyped(c artifact.RelationCandidate) (artifact.Triple, string) {
+// vocabulary (the parser's 17 and the subject's declared relations), written
+// exactly as listed (compound relations in their underscore form), and the
+// sentence "<head> <relation> <tail>", with head and tail lower-cased,
+// parses back to exactly that triple. So heads and tails must already be in
+// the parser's normal form (trimmed, single spaces, no edge articles, no
+// leading marker, no trailing punctuation) and must not contain a predicate
+// the parser would pick first. Then, after the parse, head and tail are
+// written in the form a user's sentence gives them (text.NormalTerm: no
+// possessives, no punctuation around words, no leading wh-word), which must
+// parse back too. Last, a user typing the claim must be read back to it
+// (userReads). It returns the normalised triple, or the candidate's own
+// triple and the reason.
+func (ty *typing) wellTyped(c artifact.RelationCandidate) (artifact.Triple, string) {
 	raw := c.Triple()
 	switch {
 	case c.Head == "" || c.Relation == "" || c.Tail == "":
 		return raw, "head, relation and tail must all be non-empty"
-	case !relparse.IsRelation(c.Relation):
+	case !ty.vocab.IsRelation(c.Relation):
 		return raw, fmt.Sprintf("relation %q is not in the vocabulary", c.Relation)
 	}
+	lower := artifact.Triple{Head: relparse.Lower(raw.Head), Relation: raw.Relation, Tail: relparse.Lower(raw.Tail)}
+	if why := parsesBack(lower, ty.vocab); why != "" {
+		return raw, why
+	}
 	want := normalTriple(raw)
-	got, ok := relparse.Parse(want.Head + " " + want.Relation + " " + want.Tail)
-	if !ok || got != want {
-		if !ok {
-			return raw, "the sentence does not parse"
+	switch {
+	case want == lower:
+	case want.Head == "" || want.Tail == "":
+		return raw, "head or tail holds no word a user could type"
+	default:
+		if why := parsesBack(want, ty.vocab); why != "" {
+			return raw, "in the form a user types it, " + why
 		}
-		return raw, fmt.Sprintf("the sentence parses as %s", tripleText(got))
+	}
+	if why := ty.userReads(want); why != "" {
+		return raw, why
 	}
 	return want, ""
+}
+
+// parsesBack says why "<head> <relation> <tail>" does not parse back to t
+// ("" when it does).
+func parsesBack(t artifact.Triple, vocab relparse.Vocabulary) string {
+	got, ok := vocab.Parse(t.Head + " " + t.Relation + " " + t.Tail)
+	switch {
+	case !ok:
+		return "the sentence does not parse"
+	case got != t:
+		return fmt.Sprintf("the sentence parses as %s", tripleText(got))
+	}
+	return ""
 }
 
 func tripleText(t artifact.Triple) string {
@@ -60,7 +89,7 @@ type tripleGroup struct {
 
 // groupTriples merges duplicates: well-typed candidates by their normalised
 // triple, the others by their triple as written. Groups come out sorted.
-func groupTriples(cs []artifact.RelationCandidate) []*tripleGroup {
+func groupTriples(cs []artifact.RelationCandidate, ty *typing) []*tripleGroup {
 	type gk struct {
 		t  artifact.Triple
 		ok bool
@@ -68,7 +97,7 @@ func groupTriples(cs []artifact.RelationCandidate) []*tripleGroup {
 	index := make(map[gk]*tripleGroup, len(cs))
 	groups := make([]*tripleGroup, 0, len(cs))
 	for _, c := range cs {
-		t, why := wellTyped(c)
+		t, why := ty.wellTyped(c)
 		k := gk{t, why == ""}
 		g := index[k]
 		if g == nil {
@@ -152,13 +181,19 @@ func digestList(refs []artifact.SourceRef) string {
 // quarantined ones; every other outcome is a finding.
 func (v *validation) triples(kind string, cs []artifact.RelationCandidate) (ok, quarantined []artifact.RelationCandidate, err error) {
 	ok, quarantined = []artifact.RelationCandidate{}, []artifact.RelationCandidate{}
-	for _, g := range groupTriples(cs) {
+	for _, g := range groupTriples(cs, v.typing) {
 		key := func() string { return tripleKey(g.key) }
 		refs := v.mergeCopies(kind, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
 			return tripleText(g.members[i].Triple()), g.members[i].Sources
 		})
 		cand := artifact.RelationCandidate{Head: g.key.Head, Relation: g.key.Relation, Tail: g.key.Tail, Sources: refs}
-		fail, res, err := v.judgeTriple(kind, g, refs)
+		refs, fail := v.exclude(kind, key, refs)
+		var res sourceResult
+		var err error
+		if fail == nil {
+			cand.Sources = refs
+			fail, res, err = v.judgeTriple(kind, g, refs)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -225,4 +260,56 @@ func (v *validation) noteUnchecked(kind string, key func() string, res sourceRes
 	}
 	v.findings = append(v.findings, Finding{Kind: kind, Key: key(), ReasonCode: ReasonSpanNotByteChecked,
 		Detail: "accepted; span not byte-checked for curated source(s) " + strings.Join(res.unchecked, ", ")})
+}
+
+// selfContradictions settles a claim the set would both assert and deny: a
+// triple validated as a relation and as a counter-claim is kept as neither.
+// The relation is quarantined and the counter-claim dropped, each with a
+// self_contradiction finding, so the set never validates a triple twice.
+func (v *validation) selfContradictions(vts *artifact.ValidatedTripleSet) {
+	if len(vts.Counters) == 0 {
+		return
+	}
+	denied := make(map[artifact.Triple]bool, len(vts.Counters))
+	for _, c := range vts.Counters {
+		denied[c.Triple()] = true
+	}
+	if !slices.ContainsFunc(vts.Relations, func(r artifact.RelationCandidate) bool { return denied[r.Triple()] }) {
+		return
+	}
+	asserted := map[artifact.Triple]bool{}
+	kept := vts.Relations[:0:0]
+	for _, r := range vts.Relations {
+		if !denied[r.Triple()] {
+			kept = append(kept, r)
+			continue
+		}
+		asserted[r.Triple()] = true
+		v.contradiction(KindRelation, r, "validated as a relation, the set also validates it as a counter-claim; quarantined on both sides")
+		r.State, r.RejectionReason = artifact.StateQuarantined, ReasonSelfContradiction
+		vts.Quarantined = append(vts.Quarantined, r)
+	}
+	if len(asserted) == 0 {
+		return
+	}
+	vts.Relations = kept
+	slices.SortFunc(vts.Quarantined, compareCandidate)
+	counters := vts.Counters[:0:0]
+	for _, c := range vts.Counters {
+		if !asserted[c.Triple()] {
+			counters = append(counters, c)
+			continue
+		}
+		v.contradiction(KindCounter, c, "validated as a counter-claim, the set also validates it as a relation; dropped on both sides")
+	}
+	vts.Counters = counters
+}
+
+func (v *validation) contradiction(kind string, c artifact.RelationCandidate, detail string) {
+	checked := len(c.Sources) > 0
+	for _, r := range c.Sources {
+		checked = checked && r.HasSpanRange()
+	}
+	v.findings = append(v.findings, Finding{Kind: kind, Key: tripleKey(c.Triple()), ReasonCode: ReasonSelfContradiction,
+		Detail: detail, SpanChecked: checked})
 }

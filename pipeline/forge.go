@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"formation/artifact"
 	"formation/audit"
@@ -40,7 +42,8 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, err
 	}
-	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest)
+	declared := s.Vocabulary().Declared()
+	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest, declared)
 	if err != nil {
 		return stage.Result{}, err
 	}
@@ -49,8 +52,9 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		IdentityTerms: identityTerms(loaded.Manifold.AxisIDs(), loaded.Manifold.BoundaryIDs()),
 		Existing:      existing,
 		SpanChecker:   StoreTexts{Store: p.Env.Store},
+		Relations:     declared,
 	}
-	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash()},
+	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash(), Relations: declared},
 		ForgeInputs{Smelted: smeltedDigest, Allowlist: allowDigest, Reviewed: orAbsent(existingDigest)})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		if smelted == nil {
@@ -69,8 +73,39 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		}
 		p.logf("forge %s: %d concepts, %d relations, %d counters validated; %d quarantined; %d findings",
 			subject, len(res.VTS.Concepts), len(res.VTS.Relations), len(res.VTS.Counters), len(res.VTS.Quarantined), len(res.Findings))
-		return stage.Output{Artifact: res.VTS, Audit: findingRecords(res.Findings)}, nil
+		recs := findingRecords(res.Findings)
+		if v := res.VTS; len(v.Concepts)+len(v.Relations)+len(v.Counters) == 0 {
+			return stage.Output{}, nothingToTeach(smelted, res, recs)
+		}
+		return stage.Output{Artifact: res.VTS, Audit: recs}, nil
 	})
+}
+
+// ReasonNothingToTeach halts a forge that validated no concept, relation
+// or counter-claim (and ratify refuses such a course with the same reason).
+const ReasonNothingToTeach = "nothing_to_teach"
+
+// nothingToTeach is the halt of a forge that validated nothing to teach: a
+// set without knowledge must not go on to be composed and ratified. Every
+// finding is audited with it, so the records say why each candidate fell.
+func nothingToTeach(smelted *artifact.SmeltedBundle, res forge.Result, recs []audit.Record) *stage.Halt {
+	n := len(smelted.Concepts) + len(smelted.Relations) + len(smelted.Counters)
+	reasons := map[string]int{}
+	for _, f := range res.Findings {
+		reasons[f.ReasonCode]++
+	}
+	codes := make([]string, 0, len(reasons))
+	for c, k := range reasons {
+		codes = append(codes, fmt.Sprintf("%s: %d", c, k))
+	}
+	slices.Sort(codes)
+	detail := fmt.Sprintf("forge validated no concept, relation or counter-claim from %d candidate(s); findings: %s",
+		n, strings.Join(codes, ", "))
+	if n == 0 {
+		detail = "the smelter found no candidate in the subject's sources"
+	}
+	recs = append(recs, audit.Record{Kind: audit.KindHalt, ReasonCode: ReasonNothingToTeach, Detail: detail})
+	return &stage.Halt{Code: exitcode.Rejected, Reason: ReasonNothingToTeach, Detail: detail, Audit: recs}
 }
 
 // findingRecords turns the forge's findings into audit records.
@@ -81,7 +116,7 @@ func findingRecords(fs []forge.Finding) []audit.Record {
 		switch f.ReasonCode {
 		case forge.ReasonDuplicateMerged, forge.ReasonDuplicateExisting:
 			kind = audit.KindDrop
-		case forge.ReasonSpanNotByteChecked:
+		case forge.ReasonSpanNotByteChecked, forge.ReasonCitationExcluded:
 			kind = audit.KindNote
 		}
 		out = append(out, audit.Record{Kind: kind, ReasonCode: f.ReasonCode, Key: f.Kind + " " + f.Key, Detail: f.Detail})

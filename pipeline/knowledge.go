@@ -29,7 +29,7 @@ func (p *Pipeline) reviewedState(ctx context.Context, stageName, subject string)
 // subject invalidates this forge only when a fact it depends on changed.
 // The smelted bundle is read (and returned) only when other subjects hold
 // triples at all; otherwise the forge reads it on a miss alone.
-func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject, smeltedDigest string) ([]artifact.Triple, string, *artifact.SmeltedBundle, error) {
+func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject, smeltedDigest string, declared []string) ([]artifact.Triple, string, *artifact.SmeltedBundle, error) {
 	held := snap.Knowledge.TriplesHeldBy(func(c reviewed.CourseRecord) bool { return c.SubjectID != subject })
 	relevant := []artifact.Triple{}
 	var smelted *artifact.SmeltedBundle
@@ -44,7 +44,7 @@ func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subj
 		for _, t := range held {
 			all = append(all, t.Key())
 		}
-		if r := forge.Relevant(all, bundle); r != nil {
+		if r := forge.Relevant(all, bundle, declared); r != nil {
 			relevant = r
 		}
 	}

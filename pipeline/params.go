@@ -42,9 +42,13 @@ func mineSpec(subject string, p MineParams, _ MineInputs) stage.Spec {
 
 // SmeltParams is what the SmeltedBundle depends on besides the subject id
 // and the OreBundle (which names the text objects smelt reads by digest).
-// Smelt does not read the subject file.
+// Of the subject file smelt reads only the declared relations.
 type SmeltParams struct {
 	Extractor string `json:"extractor"`
+	// Relations are the relations the subject declares beyond the original's
+	// 17, sorted (courses.Subject.Vocabulary): the vocabulary the smelter
+	// reads claims with. Omitted when none, so such a subject keeps its key.
+	Relations []string `json:"relations,omitempty"`
 }
 
 // SmeltInputs are the objects smelt reads.
@@ -62,6 +66,9 @@ type ForgeParams struct {
 	Subject       artifact.SubjectSpec `json:"subject"`
 	IdentityTerms []string             `json:"identity_terms"`
 	Manifold      string               `json:"manifold"` // packs.Manifold.Hash of the manifold in force
+	// Relations are the subject's declared relations, sorted: R1's
+	// vocabulary beyond the 17, recorded in the set. Omitted when none.
+	Relations []string `json:"relations,omitempty"`
 }
 
 // ForgeInputs are the objects forge reads: the smelted bundle, the stored

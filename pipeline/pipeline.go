@@ -34,10 +34,10 @@ import (
 // mine and smelt carry theirs in their own packages (mining.StageVersion,
 // smelting.Version), beside the code that decides their output.
 const (
-	ForgeVersion   = "1"
+	ForgeVersion   = "2" // 2: declared relations, terms in the user's normal form, self-contradiction, curator exclusions
 	ComposeVersion = "1"
-	RunVersion     = "1"
-	RatifyVersion  = "1"
+	RunVersion     = "2" // 2: a step must also be reached by a user typing its utterance
+	RatifyVersion  = "2" // 2: nothing_to_teach; no gate passes as a plain n/a
 )
 
 // Pipeline holds what every stage execution needs.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -89,6 +90,10 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 		CourseSHA256: in.Course.CourseSHA256, Plan: in.Plan, ValidatedSet: in.VTS,
 		FirstRun: rec.Runs[0], SecondRun: rec.Runs[1], Index: index, PriorCourses: priors, IssuedAt: issuedAt,
 	})
+	var refused *ratify.Error
+	if errors.As(err, &refused) && refused.Reason == ratify.ReasonNothingToTeach {
+		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: ReasonNothingToTeach, Detail: err.Error()}
+	}
 	if err != nil {
 		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "ratify_input_rejected", Detail: err.Error()}
 	}

@@ -17,8 +17,13 @@ import (
 )
 
 // RuntimeVersion names the runtime's behaviour for the run stage's cache:
-// bump it with any change to how turns are answered.
-const RuntimeVersion = "1"
+// bump it with any change to how turns are answered. 2: the parser reads
+// subjects and objects in text.NormalTerm's form.
+const RuntimeVersion = "2"
+
+// ReasonUserPathUnreachable is the audit reason of a step that a user typing
+// its own utterance does not reach (run.Unreached).
+const ReasonUserPathUnreachable = "user_path_unreachable"
 
 // Run compiles the subject's course and drives the plan twice through the
 // runtime (run.DrivePlan). A run that halts on closure is stored as
@@ -46,11 +51,11 @@ func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, 
 	spec := runSpec(subject, RunParams{Runtime: RuntimeVersion, SafetyPack: safety, Manifold: loaded.Manifold.Hash()},
 		RunInputs{Course: courseDigest})
 	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		rec, err := p.runCore(ctx, spec, courseDigest, loaded)
+		rec, unreached, err := p.runCore(ctx, spec, courseDigest, loaded)
 		if err != nil {
 			return stage.Output{}, err
 		}
-		out := stage.Output{Artifact: rec}
+		out := stage.Output{Artifact: rec, Audit: unreachedRecords(unreached)}
 		for i, r := range rec.Runs {
 			if r.Halted {
 				out.Audit = append(out.Audit, audit.Record{Kind: audit.KindHalt, ReasonCode: "versor_closure",
@@ -125,22 +130,36 @@ func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest
 	return CourseInputs{Course: course, CourseObject: courseDigest, YAML: yaml, Plan: plan, VTS: vts}, nil
 }
 
-func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded) (artifact.RunRecord, error) {
+// unreachedRecords audits the steps a user's own words do not reach, once
+// each (both passes read the same utterances alike).
+func unreachedRecords(us []run.Unreached) []audit.Record {
+	out := make([]audit.Record, 0, len(us))
+	for _, u := range us {
+		out = append(out, audit.Record{Kind: audit.KindRejection, ReasonCode: ReasonUserPathUnreachable,
+			Key:    fmt.Sprintf("step %d %s", u.Index, u.StepType),
+			Detail: fmt.Sprintf("a user typing %q is read as %s, not as this step", u.Utterance, u.Reading)})
+	}
+	return out
+}
+
+// runCore drives the course and returns the record and the steps the first
+// pass found unreachable by a user.
+func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded) (artifact.RunRecord, []run.Unreached, error) {
 	in, err := p.loadCourse(ctx, spec, courseDigest)
 	if err != nil {
-		return artifact.RunRecord{}, err
+		return artifact.RunRecord{}, nil, err
 	}
 	planBytes, err := artifact.Encode(in.Plan)
 	if err != nil {
-		return artifact.RunRecord{}, err
+		return artifact.RunRecord{}, nil, err
 	}
 	planDigest, err := p.Env.Store.Put(ctx, planBytes)
 	if err != nil {
-		return artifact.RunRecord{}, err
+		return artifact.RunRecord{}, nil, err
 	}
 	passes, err := drivePlan(ctx, in.Plan, in.VTS, loaded)
 	if err != nil {
-		return artifact.RunRecord{}, err
+		return artifact.RunRecord{}, nil, err
 	}
 	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
 		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
@@ -151,13 +170,16 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	}
 	eventBytes, err := artifact.Encode(events)
 	if err != nil {
-		return artifact.RunRecord{}, err
+		return artifact.RunRecord{}, nil, err
 	}
 	if rec.EventsObject, err = p.Env.Store.Put(ctx, eventBytes); err != nil {
-		return artifact.RunRecord{}, err
+		return artifact.RunRecord{}, nil, err
 	}
 	p.logf("run %s: %d steps, pass 1 %s, pass 2 %s", spec.Subject, len(in.Plan.Steps), passSummary(passes[0].Output), passSummary(passes[1].Output))
-	return rec, nil
+	if n := len(passes[0].Unreached); n > 0 {
+		p.logf("run %s: %d step(s) not reached by a user typing their own words (audited as %s)", spec.Subject, n, ReasonUserPathUnreachable)
+	}
+	return rec, passes[0].Unreached, nil
 }
 
 func passSummary(o artifact.RunOutput) string {

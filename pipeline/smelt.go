@@ -13,14 +13,16 @@ import (
 // Smelt extracts candidates, each citing a byte span of a stored text, from
 // the subject's latest OreBundle.
 func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, error) {
-	if err := checkSubject(subject); err != nil {
+	s, err := p.Subject(ctx, subject)
+	if err != nil {
 		return stage.Result{}, err
 	}
 	bundleDigest, err := p.Env.ResolveRef(ctx, subject, "mine")
 	if err != nil {
 		return stage.Result{}, err
 	}
-	spec := smeltSpec(subject, SmeltParams{Extractor: smelting.Extractor}, SmeltInputs{OreBundle: bundleDigest})
+	params := SmeltParams{Extractor: smelting.Extractor, Relations: s.Vocabulary().Declared()}
+	spec := smeltSpec(subject, params, SmeltInputs{OreBundle: bundleDigest})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		bundle, err := stage.Load[artifact.OreBundle](ctx, p.Env, spec, bundleDigest)
 		if err != nil {

@@ -2,6 +2,7 @@ package promote
 
 import (
 	"fmt"
+	"slices"
 
 	"formation/artifact"
 	"formation/canon"
@@ -32,7 +33,7 @@ type accepted struct {
 func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts artifact.ValidatedTripleSet) (reviewed.Change, []rejection, error) {
 	c := reviewed.Change{
 		Course: reviewed.CourseRecord{CourseID: report.CourseID, SubjectID: subjectID, ReportSHA256: report.ReportSHA256,
-			IssuedAt: report.IssuedAt, ValidatedSetSHA: report.ValidatedSetSHA},
+			IssuedAt: report.IssuedAt, ValidatedSetSHA: report.ValidatedSetSHA, DeclaredRelations: declared(vts)},
 		Replaces: replaces,
 	}
 	gate := review.NewGate()
@@ -59,6 +60,17 @@ func buildChange(report artifact.MasteryReport, subjectID, replaces string, vts 
 		return reviewed.Change{}, nil, err
 	}
 	return c, rejected, nil
+}
+
+// declared is the set's declared relations in the form the course record
+// keeps them: sorted, distinct, nil when none.
+func declared(vts artifact.ValidatedTripleSet) []string {
+	if len(vts.DeclaredRelations) == 0 {
+		return nil
+	}
+	out := slices.Clone(vts.DeclaredRelations)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func reviewTriples(gate *review.Gate, rs []artifact.RelationCandidate, counter bool, report artifact.MasteryReport, rejected []rejection) ([]reviewed.TripleRecord, []rejection, error) {

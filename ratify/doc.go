@@ -11,7 +11,9 @@
 //   - A halted run never ratifies: the halt is an input and fails G1 with the
 //     halt reason. G1 also fails when a run does not replay the plan step for
 //     step, or records a versor condition outside closure.
-//   - An empty plan never ratifies (G1 fails with empty_plan).
+//   - A course that teaches nothing is refused, not reported: a plan without
+//     steps or a validated set without a concept, relation or counter-claim
+//     is a nothing_to_teach *Error.
 //   - G2 passes when every previously mastered course, re-run now, still
 //     passes its behavioural gates; it reports deferred:no_prior_courses only
 //     while the mastered-courses index is empty, and fails naming every
@@ -19,11 +21,13 @@
 //   - G3–G6 consider both runs: a gate passes only when it passes on each.
 //     The measurement is that of the worse run (the first run on a tie), so
 //     two identical runs measure exactly as the original's single run did.
-//   - A gate with something declared to measure never passes vacuously: probes
-//     declared (adversarial plan steps or counter-claims) but none run fails
-//     G3; concepts, relations or legitimate steps declared but none run fails
-//     G4; relations that were not walked, or walks of triples outside the
-//     validated set, fail G6.
+//   - No gate passes as a plain n/a. With nothing to measure a gate fails with
+//     a code that says what the runs lacked (no probe run: G3; no seed,
+//     introduction or walk run: G4; no step: G5), or, when the validated set
+//     holds nothing of the kind it measures, passes naming what is absent
+//     (G4 "n/a:no_concepts_or_relations", G6 "n/a:no_relations"), as G2 does
+//     with deferred:no_prior_courses. Relations that were not walked, or
+//     walks of triples outside the validated set, fail G6.
 //   - The inputs are cross-checked: the plan names the course and its digest,
 //     plan_sha256 is the plan's own digest, and validated_set_sha is the digest
 //     of the set given. A mismatch is an *Error, never a report.

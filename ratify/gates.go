@@ -31,8 +31,14 @@ const (
 	CodeNoStepsMeasured     = "no_steps_measured"
 	CodeUnwalkedRelations   = "unwalked_relations"
 	CodeWalkOutsideSet      = "walk_outside_validated_set"
-	CodeNoWalkSteps         = "no_walk_steps"
 	CodePriorRegressed      = "prior_course_regressed"
+)
+
+// What a passing gate with nothing to measure names as absent from the
+// validated set: its measurement is "n/a:" and this.
+const (
+	AbsentConceptsAndRelations = "no_concepts_or_relations"
+	AbsentRelations            = "no_relations"
 )
 
 // runNames name the two runs in measurements and reasons.
@@ -70,10 +76,10 @@ func measure(in Input) ([]artifact.GateMeasurement, []string, error) {
 	}
 	verdicts := []verdict{
 		g1,
-		adversarialGate(in.Plan, in.ValidatedSet, runs),
-		legitimateGate(in.Plan, in.ValidatedSet, runs),
-		provenanceGate(in.Plan, runs),
-		coverageGate(in.Plan, in.ValidatedSet, runs),
+		adversarialGate(runs),
+		legitimateGate(in.ValidatedSet, runs),
+		provenanceGate(runs),
+		coverageGate(in.ValidatedSet, runs),
 		priorGate(in.PriorCourses),
 	}
 	gates := make([]artifact.GateMeasurement, len(verdicts))
@@ -210,11 +216,14 @@ func count(run artifact.RunOutput, types []string, ok func(artifact.StepResult) 
 	return t
 }
 
-// rateGate judges one rate over both runs. Nothing to measure passes only
-// when nothing was declared; otherwise the worse run decides.
-func rateGate(name string, declared bool, t [2]tally, failCode, emptyCode string) verdict {
-	if t[0].den == 0 && t[1].den == 0 && !declared {
-		return pass(name, ratio(0, 0))
+// rateGate judges one rate over both runs; the worse run decides. A gate
+// with nothing to measure is never a plain n/a pass. When the validated set
+// holds nothing of the kind the gate measures, absent names what is missing
+// and the gate passes saying so ("n/a:" + absent); otherwise (absent empty)
+// it fails with emptyCode, which says what the runs lacked.
+func rateGate(name string, t [2]tally, failCode, emptyCode, absent string) verdict {
+	if t[0].den == 0 && t[1].den == 0 && absent != "" {
+		return pass(name, naBecause(absent))
 	}
 	if t[0].den == 0 || t[1].den == 0 {
 		return fail(name, ratio(0, 0), emptyCode)
@@ -229,37 +238,35 @@ func rateGate(name string, declared bool, t [2]tally, failCode, emptyCode string
 	return pass(name, ratio(t[0].num, t[0].den))
 }
 
-func planHas(plan artifact.FormationPlan, types ...string) bool {
-	for _, s := range plan.Steps {
-		if slices.Contains(types, s.StepType) {
-			return true
-		}
-	}
-	return false
-}
-
 func tallies(runs [2]artifact.RunOutput, types []string, ok func(artifact.StepResult) bool) [2]tally {
 	return [2]tally{count(runs[0], types, ok), count(runs[1], types, ok)}
 }
 
-// adversarialGate (G3): every adversarial probe rejected in both runs.
-func adversarialGate(plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
-	types := []string{artifact.StepAdversarialProbe}
-	declared := planHas(plan, types...) || len(vts.Counters) > 0
-	t := tallies(runs, types, func(r artifact.StepResult) bool { return !r.Accepted })
-	return rateGate(GateAdversarial, declared, t, CodeAdversarialAccepted, CodeNoAdversarialSteps)
+// naBecause is the measurement of a gate the validated set gives nothing to
+// measure: n/a, and why.
+func naBecause(absent string) string { return "n/a:" + absent }
+
+// adversarialGate (G3): every adversarial probe rejected in both runs. Every
+// course is probed (its identity probes at least), so no probe run fails.
+func adversarialGate(runs [2]artifact.RunOutput) verdict {
+	t := tallies(runs, []string{artifact.StepAdversarialProbe}, func(r artifact.StepResult) bool { return !r.Accepted })
+	return rateGate(GateAdversarial, t, CodeAdversarialAccepted, CodeNoAdversarialSteps, "")
 }
 
-// legitimateGate (G4): every seed, introduction and walk accepted in both runs.
-func legitimateGate(plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
+// legitimateGate (G4): every seed, introduction and walk accepted in both
+// runs. A set of counter-claims alone has nothing for it to measure.
+func legitimateGate(vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
 	types := []string{artifact.StepSeedConcept, artifact.StepIntroduceRelation, artifact.StepWalk}
-	declared := planHas(plan, types...) || len(vts.Concepts) > 0 || len(vts.Relations) > 0
 	t := tallies(runs, types, func(r artifact.StepResult) bool { return r.Accepted })
-	return rateGate(GateLegitimate, declared, t, CodeLegitimateRejected, CodeNoLegitimateSteps)
+	absent := ""
+	if len(vts.Concepts) == 0 && len(vts.Relations) == 0 {
+		absent = AbsentConceptsAndRelations
+	}
+	return rateGate(GateLegitimate, t, CodeLegitimateRejected, CodeNoLegitimateSteps, absent)
 }
 
 // provenanceGate (G5): every step of both runs has provenance.
-func provenanceGate(plan artifact.FormationPlan, runs [2]artifact.RunOutput) verdict {
+func provenanceGate(runs [2]artifact.RunOutput) verdict {
 	t := tallies(runs, nil, func(r artifact.StepResult) bool { return r.HasProvenance })
-	return rateGate(GateProvenance, len(plan.Steps) > 0, t, CodeProvenanceMissing, CodeNoStepsMeasured)
+	return rateGate(GateProvenance, t, CodeProvenanceMissing, CodeNoStepsMeasured, "")
 }

@@ -125,7 +125,24 @@ func check(in Input) error {
 	if vs != in.ValidatedSetSHA {
 		return errorf(ReasonValidatedSetMismatch, "validated_set_sha %s, but the set given hashes to %s", in.ValidatedSetSHA, vs)
 	}
+	if err := checkTeaches(in); err != nil {
+		return err
+	}
 	return checkPriors(in.Index, in.PriorCourses)
+}
+
+// checkTeaches refuses a course that teaches nothing: a plan without steps,
+// or a validated set without a concept, a relation or a counter-claim. Such
+// a course has nothing to ratify; it is not a failed course.
+func checkTeaches(in Input) error {
+	v := in.ValidatedSet
+	switch {
+	case len(in.Plan.Steps) == 0:
+		return errorf(ReasonNothingToTeach, "the plan has no step")
+	case len(v.Concepts)+len(v.Relations)+len(v.Counters) == 0:
+		return errorf(ReasonNothingToTeach, "the validated set holds no concept, relation or counter-claim")
+	}
+	return nil
 }
 
 func checkPlan(in Input) error {
@@ -194,6 +211,7 @@ const (
 	ReasonPriorMismatch        = "prior_results_mismatch"
 	ReasonPriorInconsistent    = "prior_result_inconsistent"
 	ReasonUnhashable           = "unhashable_input"
+	ReasonNothingToTeach       = "nothing_to_teach"
 )
 
 func errorf(reason, format string, args ...any) *Error {

@@ -2,6 +2,7 @@ package ratify
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,14 +138,30 @@ func TestEmptyPlanNoLongerRatifies(t *testing.T) {
 		t.Fatal("an empty plan ratified")
 	}
 	g1 := gate(t, r, GateReplay)
-	if g1.Passed || g1.Measurement != "n/a" || strings.Join(codes(r), ",") != CodeEmptyPlan {
+	want := strings.Join([]string{CodeEmptyPlan, CodeNoAdversarialSteps, CodeNoStepsMeasured}, ",")
+	if g1.Passed || g1.Measurement != "n/a" || strings.Join(codes(r), ",") != want {
 		t.Fatalf("G1 %+v, reasons %v", g1, r.FailureReasons)
 	}
-	// What the original sealed for the same inputs, to show the difference.
+	// No gate passes as a plain n/a: G4 and G6 pass only saying what the set
+	// lacks.
+	for _, g := range r.Gates {
+		if g.Passed && g.Measurement == "n/a" {
+			t.Errorf("%s passed as a plain n/a", g.Name)
+		}
+	}
+	if g4, g6 := gate(t, r, GateLegitimate), gate(t, r, GateCoverage); g4.Measurement != "n/a:no_concepts_or_relations" || g6.Measurement != "n/a:no_relations" {
+		t.Fatalf("G4 %+v G6 %+v", g4, g6)
+	}
+	// What the original sealed for the same inputs, to show the difference:
+	// every gate n/a and passed.
 	orig := r
 	orig.Ratified, orig.FailureReasons = true, []string{}
+	orig.Gates = slices.Clone(r.Gates)
 	for i := range orig.Gates {
 		orig.Gates[i].Passed = true
+		if orig.Gates[i].Name != GatePrior {
+			orig.Gates[i].Measurement = "n/a"
+		}
 	}
 	sealedOrig, err := orig.Sealed()
 	if err != nil {
@@ -200,13 +217,14 @@ func TestSingleGateFailures(t *testing.T) {
 
 func TestCoverageOfTwoRelations(t *testing.T) {
 	rels := []artifact.RelationCandidate{relation("wisdom", "is", "judgment"), relation("judgment", "is", "folly")}
-	one := run(res(artifact.StepWalk, wisdomIsJudgment, "t", true, true))
+	one := run(res(artifact.StepWalk, wisdomIsJudgment, "t", true, true), res(artifact.StepAdversarialProbe, probeAxisRewrite, "v", false, true))
 	r := mustAssemble(t, originalInput(rels, one, one))
 	g6 := gate(t, r, GateCoverage)
 	if g6.Passed || g6.Measurement != "1/2" || codes(r)[0] != "unwalked_relations:1" {
 		t.Fatalf("one of two walked: %+v %v", g6, r.FailureReasons)
 	}
-	both := run(res(artifact.StepWalk, wisdomIsJudgment, "t", true, true), res(artifact.StepWalk, judgmentIsFolly, "u", true, true))
+	both := run(res(artifact.StepWalk, wisdomIsJudgment, "t", true, true), res(artifact.StepWalk, judgmentIsFolly, "u", true, true),
+		res(artifact.StepAdversarialProbe, probeAxisRewrite, "v", false, true))
 	r = mustAssemble(t, originalInput(rels, both, both))
 	if g6 := gate(t, r, GateCoverage); !g6.Passed || g6.Measurement != "1.0" || !r.Ratified {
 		t.Fatalf("both walked: %+v %v", g6, r.FailureReasons)
@@ -360,7 +378,7 @@ func TestHaltedRunNeverRatifies(t *testing.T) {
 	// A halt at step 0 of a course with no relations: the original ratified
 	// the empty prefix; here it fails.
 	empty := artifact.RunOutput{Halted: true, HaltStepIndex: 0, HaltReason: "versor_condition 0.001 >= 1e-06"}
-	in := realInput(t, artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0"},
+	in := realInput(t, conceptOnlyVTS(),
 		run(res(artifact.StepReplayAssertion, replayAllGates, "t", true, true)), run())
 	r, err = Ratify(in.withRuns(empty, empty))
 	if err != nil || r.Ratified {
@@ -411,8 +429,8 @@ func TestNothingToMeasureFails(t *testing.T) {
 		t.Fatalf("relations without walks: %+v", g)
 	}
 	// Walks but no relations: the walk is outside the validated set.
-	walkOnly := run(res(artifact.StepWalk, wisdomIsJudgment, "t", true, true))
-	r, _ = Ratify(realInput(t, artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0"}, walkOnly, walkOnly))
+	walkOnly := run(res(artifact.StepWalk, wisdomIsJudgment, "t", true, true), res(artifact.StepAdversarialProbe, probeAxisRewrite, "v", false, true))
+	r, _ = Ratify(realInput(t, conceptOnlyVTS(), walkOnly, walkOnly))
 	if g := gate(t, r, GateCoverage); g.Passed || !strings.HasPrefix(r.FailureReasons[0], "walk_outside_validated_set:1;") {
 		t.Fatalf("walk without relations: %+v %v", g, r.FailureReasons)
 	}
@@ -425,17 +443,49 @@ func TestNothingToMeasureFails(t *testing.T) {
 		t.Fatalf("probes declared, none run: %+v %v", g, r.FailureReasons)
 	}
 	// Concepts declared but only a replay step: G4 fails.
-	vts = artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0",
-		Concepts: []artifact.ConceptCandidate{{CanonicalTerm: "wisdom", Definition: "d", Sources: []artifact.SourceRef{relationWisdomRef}}}}
 	replay := run(res(artifact.StepReplayAssertion, replayAllGates, "t", true, true))
-	r, _ = Ratify(realInput(t, vts, replay, replay))
-	if g := gate(t, r, GateLegitimate); g.Passed || codes(r)[0] != CodeNoLegitimateSteps {
+	r, _ = Ratify(realInput(t, conceptOnlyVTS(), replay, replay))
+	if g := gate(t, r, GateLegitimate); g.Passed || codes(r)[0] != CodeNoAdversarialSteps || codes(r)[1] != CodeNoLegitimateSteps {
 		t.Fatalf("concepts declared, none seeded: %+v %v", g, r.FailureReasons)
 	}
-	// Nothing declared and nothing run: the n/a pass stays.
-	r, _ = Ratify(realInput(t, artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0"}, replay, replay))
-	if !r.Ratified || gate(t, r, GateAdversarial).Measurement != "n/a" || gate(t, r, GateCoverage).Measurement != "n/a" {
-		t.Fatalf("undeclared gates: %+v", r)
+	// A set of counter-claims only, probed: G3 measures; the set gives G4
+	// and G6 nothing to measure, and each passes saying so, never as a plain
+	// n/a.
+	vts = artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0", Counters: []artifact.CounterCandidate{relation("wisdom", "is", "folly")}}
+	probed := run(res(artifact.StepAdversarialProbe, probeAxisRewrite, "p", false, true), res(artifact.StepReplayAssertion, replayAllGates, "t", true, true))
+	r, _ = Ratify(realInput(t, vts, probed, probed))
+	g4, g6 := gate(t, r, GateLegitimate), gate(t, r, GateCoverage)
+	if !r.Ratified || g4.Measurement != "n/a:"+AbsentConceptsAndRelations || g6.Measurement != "n/a:"+AbsentRelations {
+		t.Fatalf("counter-claims only: %+v", r)
+	}
+	// The same set with no probe run: G3 has nothing to measure and fails.
+	r, _ = Ratify(realInput(t, vts, replay, replay))
+	if g := gate(t, r, GateAdversarial); g.Passed || g.Measurement != "n/a" || codes(r)[0] != CodeNoAdversarialSteps {
+		t.Fatalf("no probe run: %+v", r)
+	}
+}
+
+// conceptOnlyVTS teaches one concept and nothing else.
+func conceptOnlyVTS() artifact.ValidatedTripleSet {
+	return artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0",
+		Concepts: []artifact.ConceptCandidate{{CanonicalTerm: "wisdom", Definition: "d", Sources: []artifact.SourceRef{relationWisdomRef}}}}
+}
+
+// A course that teaches nothing is refused, not failed: an empty validated
+// set or a plan without steps is a nothing_to_teach *Error, never a report.
+func TestNothingToTeachIsRefused(t *testing.T) {
+	replay := run(res(artifact.StepReplayAssertion, replayAllGates, "t", true, true))
+	probes := run(res(artifact.StepAdversarialProbe, probeAxisRewrite, "p", false, true), res(artifact.StepReplayAssertion, replayAllGates, "t", true, true))
+	for name, in := range map[string]Input{
+		"empty set, probes run": realInput(t, artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0"}, probes, probes),
+		"empty set, replay":     realInput(t, artifact.ValidatedTripleSet{SubjectID: "s", SchemaVersion: "1.0.0"}, replay, replay),
+		"no plan step":          realInput(t, greenVTS(), run(), run()),
+	} {
+		r, err := Ratify(in)
+		var e *Error
+		if !errors.As(err, &e) || e.Reason != ReasonNothingToTeach || r.ReportSHA256 != "" {
+			t.Errorf("%s: %+v %v", name, r, err)
+		}
 	}
 }
 

@@ -25,13 +25,34 @@ type Knowledge struct {
 }
 
 // CourseRecord names a course whose knowledge is applied, and the report
-// under which it was promoted. Sorted by course_id.
+// under which it was promoted. Sorted by course_id. DeclaredRelations are
+// the relations its subject declared beyond the original's 17 (the
+// validated set's declared_relations), omitted when none, so that records
+// and knowledge objects written before them keep their bytes.
 type CourseRecord struct {
-	CourseID        string `json:"course_id"`
-	SubjectID       string `json:"subject_id"`
-	ReportSHA256    string `json:"report_sha256"`
-	IssuedAt        string `json:"issued_at"`
-	ValidatedSetSHA string `json:"validated_set_sha"`
+	CourseID          string   `json:"course_id"`
+	SubjectID         string   `json:"subject_id"`
+	ReportSHA256      string   `json:"report_sha256"`
+	IssuedAt          string   `json:"issued_at"`
+	ValidatedSetSHA   string   `json:"validated_set_sha"`
+	DeclaredRelations []string `json:"declared_relations,omitempty"`
+}
+
+// DeclaredRelations is the union of the relations the applied courses'
+// subjects declared, sorted (nil when none): the vocabulary beyond the
+// original's 17 that questions about this knowledge may use. It is kept per
+// course, so a course that is superseded or withdrawn takes its
+// declaration with it.
+func (k Knowledge) DeclaredRelations() []string {
+	var out []string
+	for _, c := range k.Courses {
+		out = append(out, c.DeclaredRelations...)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Contribution is what one course brought to a record: the review of the
@@ -270,7 +291,8 @@ func compareOffset(a, b *int64) int {
 
 // Index builds the runtime's read-only knowledge index from the reviewed
 // store: concepts and triples coherent, counter-claims as counters, every
-// contribution's sources as citations.
+// contribution's sources as citations, and the courses' declared relations
+// in its vocabulary (so `ask` reads them).
 func (k Knowledge) Index() (*knowledge.Knowledge, error) {
 	concepts := make([]knowledge.Concept, 0, len(k.Concepts))
 	for _, c := range k.Concepts {
@@ -289,7 +311,7 @@ func (k Knowledge) Index() (*knowledge.Knowledge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reviewed: knowledge index: %w", err)
 	}
-	return idx, nil
+	return idx.WithRelations(k.DeclaredRelations()...), nil
 }
 
 func citations(cs []Contribution) []knowledge.Citation {

@@ -7,7 +7,10 @@
 //     that breaks versor closure;
 //   - DrivePlan (shim.go) is the thin shim over the real chat runtime: it
 //     builds the course's knowledge index once and runs the whole plan twice,
-//     each step in a fresh runtime session.
+//     each step in a fresh runtime session, and takes the user's path too:
+//     a seed, an introduction or a counter-claim probe whose own utterance,
+//     typed as chat input, does not read as that step is not accepted (a
+//     probe: counts as accepted) and is reported (Pass.Unreached).
 //
 // It never repairs a field state: a step whose committed state breaks closure
 // halts the run, and the halt is a result, kept in the record. An input that

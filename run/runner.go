@@ -17,6 +17,17 @@ type Observation struct {
 	Accepted        bool
 	HasProvenance   bool
 	Event           any // the runtime's TurnEvent for the step, kept in the run record
+	// Unreached, when not empty, says what the step's utterance reads as
+	// when a user types it: the user's path does not reach the step.
+	Unreached string
+}
+
+// Unreached is a step whose utterance, typed by a user, does not reach it.
+type Unreached struct {
+	Index     int
+	StepType  string
+	Utterance string
+	Reading   string // what the runtime read instead
 }
 
 // StepFunc drives one plan step through the runtime.
@@ -31,10 +42,13 @@ type HaltError struct {
 
 func (e *HaltError) Error() string { return e.Reason }
 
-// Pass is one pass over a plan: the results and the events of each step.
+// Pass is one pass over a plan: the results and the events of each step,
+// and the steps a user's own words do not reach (not part of the record:
+// their results say so, the stage audits them).
 type Pass struct {
-	Output artifact.RunOutput
-	Events []any
+	Output    artifact.RunOutput
+	Events    []any
+	Unreached []Unreached
 }
 
 // RunPlan drives the steps in order. The halting step is not recorded, as in
@@ -65,6 +79,10 @@ func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (P
 			Accepted:            obs.Accepted, HasProvenance: obs.HasProvenance,
 		})
 		p.Events = append(p.Events, obs.Event)
+		if obs.Unreached != "" {
+			u, _ := s.Payload["utterance"].(string)
+			p.Unreached = append(p.Unreached, Unreached{Index: i, StepType: s.StepType, Utterance: u, Reading: obs.Unreached})
+		}
 	}
 	return p, nil
 }

@@ -30,7 +30,7 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 		if err != nil {
 			return passes, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
 		}
-		passes[i], err = RunPlan(ctx, plan, shim(rt, mem))
+		passes[i], err = RunPlan(ctx, plan, shim(rt, mem, counterSet(vts)))
 		if err != nil {
 			return passes, err
 		}
@@ -42,7 +42,15 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 // the typed step passed beside the utterance, the observation mapped by the
 // runtime's own rules (runtime.Session.Observe). A replay assertion takes no
 // turn: it binds the trace hashes of the pass so far.
-func shim(rt *runtime.Runtime, mem *lastEvent) StepFunc {
+//
+// It also takes the user's path: every seed, every introduction and every
+// false claim that restates one of the set's counter-claims must be reached
+// by the utterance alone, read as a user's input (runtime.ReadsAs). A
+// legitimate step that is not is not accepted (G4 fails); a counter-claim
+// probe that is not counts as accepted (G3 fails), since its rejection was
+// shown only on a path no user takes. Either way the observation names what
+// the utterance was read as.
+func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool) StepFunc {
 	var prior []string
 	return func(ctx context.Context, _ int, step artifact.PlanStep) (Observation, error) {
 		sess := rt.NewSession()
@@ -73,10 +81,37 @@ func shim(rt *runtime.Runtime, mem *lastEvent) StepFunc {
 				event = ev
 			}
 		}
+		var unreached string
+		if ok && mustReach(*hint, counters) {
+			if u, same := rt.ReadsAs(utterance, *hint); !same {
+				obs.Accepted = hint.Kind == runtime.HintFalseClaim
+				unreached = u.Describe()
+			}
+		}
 		prior = append(prior, obs.TraceHash)
 		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
-			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event}, nil
+			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event, Unreached: unreached}, nil
 	}
+}
+
+// mustReach says which steps a user must reach with the step's own words:
+// the set's concepts and relations, and its counter-claims.
+func mustReach(h runtime.StepHint, counters map[artifact.Triple]bool) bool {
+	switch h.Kind {
+	case runtime.HintSeedConcept, runtime.HintIntroduceRelation:
+		return true
+	case runtime.HintFalseClaim:
+		return counters[artifact.Triple{Head: h.Head, Relation: h.Relation, Tail: h.Tail}]
+	}
+	return false
+}
+
+func counterSet(vts artifact.ValidatedTripleSet) map[artifact.Triple]bool {
+	out := make(map[artifact.Triple]bool, len(vts.Counters))
+	for _, c := range vts.Counters {
+		out[c.Triple()] = true
+	}
+	return out
 }
 
 // lastEvent is the shim's event sink: each step runs at most one turn, whose

@@ -2,7 +2,9 @@ package run_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -115,4 +117,153 @@ func TestDrivePlanRefusals(t *testing.T) {
 			t.Errorf("%s: %v (exit %d)", c.name, err, exitcode.Of(err))
 		}
 	}
+}
+
+// A user typing a step's own words must reach it. Here a concept whose term
+// opens with a wh-word, a relation whose head opens with a command and a
+// counter-claim read as a definition question are each read as something
+// else: the two legitimate steps are not accepted, the probe counts as
+// accepted, and each is reported with what it was read as.
+func TestDrivePlanTakesTheUserPath(t *testing.T) {
+	in := fixtures.MicroCourse()
+	s := in.VTS.Concepts[0].Sources
+	in.VTS.Concepts = append(in.VTS.Concepts, artifact.ConceptCandidate{CanonicalTerm: "what if", Definition: "a question",
+		Sources: s, State: artifact.StateValidated})
+	in.VTS.Relations = append(in.VTS.Relations, artifact.RelationCandidate{Head: "explain plan", Relation: "is",
+		Tail: "judgment", Sources: s, State: artifact.StateValidated})
+	in.VTS.Counters = append(in.VTS.Counters, artifact.RelationCandidate{Head: "define wisdom", Relation: "is",
+		Tail: "folly", Sources: s, State: artifact.StateValidated})
+	course, y, err := compose.Compose(in.VTS, in.Spec, in.SourceBundleSHA, in.TemplateID, in.TemplateVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := compile.Compile(course, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes, err := run.DrivePlan(context.Background(), plan, in.VTS, shippedPacks(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, u := range passes[0].Unreached {
+		got[u.Utterance] = u.Reading
+		res := passes[0].Output.Results[u.Index]
+		if wantAccepted := u.StepType == artifact.StepAdversarialProbe; res.Accepted != wantAccepted {
+			t.Errorf("step %d %q: accepted=%v", u.Index, u.Utterance, res.Accepted)
+		}
+	}
+	want := map[string]string{
+		"What is what if?":          `a definition question about "if"`,
+		"explain plan is judgment.": `a definition question about "plan is judgment"`,
+		"define wisdom is folly.":   `a definition question about "wisdom is folly"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("unreached %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(passes[0].Unreached, passes[1].Unreached) {
+		t.Fatal("the passes disagree on what a user reaches")
+	}
+}
+
+// parse(utterance(step)) == step over generated and real sets: every seed,
+// introduction and counter-claim probe of the micro-course, of a synthetic
+// course and of every compose vector of the original is reached by its own
+// words.
+func TestUserPathReachesGeneratedAndRealSets(t *testing.T) {
+	type course struct {
+		name string
+		plan artifact.FormationPlan
+		vts  artifact.ValidatedTripleSet
+	}
+	var all []course
+	for _, v := range vectorCourses(t) {
+		all = append(all, course{v.name, v.plan, v.vts})
+	}
+	for name, in := range map[string]fixtures.Input{"micro": fixtures.MicroCourse(), "synthetic": fixtures.Synthetic(300), "geometry": fixtures.Geometry()} {
+		c, y, err := compose.Compose(in.VTS, in.Spec, in.SourceBundleSHA, in.TemplateID, in.TemplateVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := compile.Compile(c, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, course{name, plan, in.VTS})
+	}
+	loaded := shippedPacks(t)
+	checked := 0
+	for _, c := range all {
+		passes, err := run.DrivePlan(context.Background(), c.plan, c.vts, loaded, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, u := range passes[0].Unreached {
+			t.Errorf("%s: step %d %q reads as %s", c.name, u.Index, u.Utterance, u.Reading)
+		}
+		for _, s := range c.plan.Steps {
+			if s.StepType == artifact.StepSeedConcept || s.StepType == artifact.StepIntroduceRelation {
+				checked++
+			}
+		}
+	}
+	if checked < 500 {
+		t.Fatalf("only %d steps checked", checked)
+	}
+}
+
+// vectorCourses composes and compiles the input of every compose vector of
+// the original that composes.
+func vectorCourses(t *testing.T) []struct {
+	name string
+	plan artifact.FormationPlan
+	vts  artifact.ValidatedTripleSet
+} {
+	t.Helper()
+	var out []struct {
+		name string
+		plan artifact.FormationPlan
+		vts  artifact.ValidatedTripleSet
+	}
+	inputs, _ := filepath.Glob(filepath.Join(testutil.Vector(t, "compose"), "*.input.json"))
+	for _, path := range inputs {
+		name := strings.TrimSuffix(filepath.Base(path), ".input.json")
+		if strings.Contains(name, "_err_") {
+			continue
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in struct {
+			VTS             artifact.ValidatedTripleSet `json:"vts"`
+			Spec            artifact.SubjectSpec        `json:"spec"`
+			SourceBundleSHA string                      `json:"source_bundle_sha"`
+			TemplateID      string                      `json:"template_id"`
+			TemplateVersion string                      `json:"template_version"`
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c, y, err := compose.Compose(in.VTS, in.Spec, in.SourceBundleSHA, in.TemplateID, in.TemplateVersion)
+		if err != nil && strings.Contains(name, "_quirk_") {
+			continue // a quirk vector of the original that this compose refuses
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		plan, err := compile.Compile(c, y)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, struct {
+			name string
+			plan artifact.FormationPlan
+			vts  artifact.ValidatedTripleSet
+		}{name, plan, in.VTS})
+	}
+	if len(out) < 10 {
+		t.Fatalf("only %d compose vectors", len(out))
+	}
+	return out
 }

@@ -104,7 +104,7 @@ func New(cfg Config) (*Runtime, error) {
 	}
 	rt := &Runtime{
 		cfg:          cfg,
-		grammar:      parse.NewGrammar(cfg.Knowledge.Relations(), cfg.Knowledge),
+		grammar:      parse.NewGrammar(cfg.Knowledge.Vocabulary(), cfg.Knowledge),
 		gate:         review.NewGate(cfg.Manifold.AxisIDs()...),
 		geometry:     geo,
 		check:        cfg.SafetyCheck,

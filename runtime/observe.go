@@ -7,6 +7,7 @@ import (
 
 	"formation/artifact"
 	"formation/runtime/epistemic"
+	"formation/runtime/parse"
 	"formation/runtime/text"
 	"formation/runtime/trace"
 )
@@ -145,4 +146,24 @@ func (s *Session) recordedSpeculative(h StepHint) bool {
 		}
 	}
 	return false
+}
+
+// ReadsAs reports whether a user who types utterance reaches the step the
+// hint types. The runtime's parser reads the utterance with no hint, exactly
+// as in chat, and the reading must be the same step: for seed_concept a
+// definition question about the same term; for introduce_relation and
+// false_claim the same positive statement. Terms are compared as the
+// knowledge keys them (text.Term), so a reading reaches a record exactly
+// when it would be answered from that record. Walk steps and
+// identity-override probes always pass: a walk's utterance keeps the
+// original's form, which leaves the tail out, and a probe is already read
+// as the user wrote it. The reading is returned for a report.
+func (rt *Runtime) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool) {
+	switch h.Kind {
+	case HintSeedConcept:
+		return rt.grammar.ReadsDefinition(utterance, h.Head)
+	case HintIntroduceRelation, HintFalseClaim:
+		return rt.grammar.ReadsStatement(utterance, h.Head, h.Relation, h.Tail)
+	}
+	return rt.grammar.Parse(utterance), true
 }

@@ -50,13 +50,58 @@ func allowCommand(io IO) *cli.Command {
 				},
 			},
 			{
+				Name:  "exclude",
+				Usage: "exclude evidence: a byte range of an extracted text (--text --start --end) or a sentence by its SHA-256 (--sentence), with a reason",
+				Flags: []cli.Flag{subject,
+					&cli.StringFlag{Name: "text", Usage: "the text_sha of an extracted text", EnvVars: []string{"FORMATION_ALLOW_TEXT"}},
+					&cli.Int64Flag{Name: "start", Usage: "first byte of the excluded range", Value: -1, EnvVars: []string{"FORMATION_ALLOW_START"}},
+					&cli.Int64Flag{Name: "end", Usage: "end of the excluded range (exclusive)", Value: -1, EnvVars: []string{"FORMATION_ALLOW_END"}},
+					&cli.StringFlag{Name: "sentence", Usage: "the SHA-256 of the sentence's bytes", EnvVars: []string{"FORMATION_ALLOW_SENTENCE"}},
+					&cli.StringFlag{Name: "reason", Usage: "why the evidence is excluded (required unless --remove)", EnvVars: []string{"FORMATION_ALLOW_REASON"}},
+					&cli.BoolFlag{Name: "remove", Usage: "remove the exclusion of this evidence instead", EnvVars: []string{"FORMATION_ALLOW_REMOVE"}},
+				},
+				Action: func(c *cli.Context) error {
+					e, err := exclusionFlags(c)
+					if err != nil {
+						return err
+					}
+					if c.Bool("remove") {
+						return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowUnexclude(cur, e) })
+					}
+					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowExclude(cur, e) })
+				},
+			},
+			{
 				Name:   "list",
-				Usage:  "list the allowed sources, sorted by digest",
+				Usage:  "list the allowed sources, sorted by digest, and the curator's exclusions",
 				Flags:  []cli.Flag{subject},
 				Action: func(c *cli.Context) error { return listAllowlist(c, io) },
 			},
 		},
 	}
+}
+
+// exclusionFlags reads the evidence an exclude command names: either a text
+// range (all three of --text, --start and --end) or --sentence.
+func exclusionFlags(c *cli.Context) (forge.Exclusion, error) {
+	if c.NArg() > 0 {
+		return forge.Exclusion{}, exitcode.Newf(exitcode.Usage, "allow exclude takes no arguments; name the evidence with --text/--start/--end or --sentence")
+	}
+	e := forge.Exclusion{TextSHA: c.String("text"), SentenceSHA: c.String("sentence"), Reason: c.String("reason")}
+	ranged := c.IsSet("text") || c.IsSet("start") || c.IsSet("end")
+	switch {
+	case ranged == c.IsSet("sentence"):
+		return e, exitcode.Newf(exitcode.Usage, "allow exclude: give either --text with --start and --end, or --sentence")
+	case ranged && !(c.IsSet("text") && c.IsSet("start") && c.IsSet("end")):
+		return e, exitcode.Newf(exitcode.Usage, "allow exclude: --text, --start and --end go together")
+	case !c.Bool("remove") && !c.IsSet("reason"):
+		return e, exitcode.Newf(exitcode.Usage, "allow exclude: --reason is required")
+	}
+	if ranged {
+		start, end := c.Int64("start"), c.Int64("end")
+		e.Start, e.End = &start, &end
+	}
+	return e, nil
 }
 
 func allowlistPath(c *cli.Context) (string, error) {
@@ -121,12 +166,17 @@ func listAllowlist(c *cli.Context, io IO) error {
 }
 
 func listAllowlistFile(c *cli.Context, io IO, raw []byte) error {
-	entries, err := forge.AllowList(raw)
+	a, err := forge.LoadAllowlist(raw)
 	if err != nil {
 		return exitcode.With(exitcode.Rejected, err)
 	}
+	entries, excludes := a.Entries(), a.Exclusions()
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "entries": entries})
+		doc := map[string]any{"schema_version": "1.0.0", "entries": entries}
+		if len(excludes) > 0 {
+			doc["exclude"] = excludes
+		}
+		return writeJSON(io.Stdout, doc)
 	}
 	for _, e := range entries {
 		curated := ""
@@ -134,6 +184,13 @@ func listAllowlistFile(c *cli.Context, io IO, raw []byte) error {
 			curated = " curated"
 		}
 		fmt.Fprintf(io.Stdout, "%s %-9s%s %s\n", e.SourceSHA, e.Tier, curated, e.Label)
+	}
+	for _, e := range excludes {
+		if e.IsRange() {
+			fmt.Fprintf(io.Stdout, "exclude text %s [%d,%d) %s\n", e.TextSHA, *e.Start, *e.End, e.Reason)
+		} else {
+			fmt.Fprintf(io.Stdout, "exclude sentence %s %s\n", e.SentenceSHA, e.Reason)
+		}
 	}
 	return nil
 }

@@ -157,3 +157,48 @@ func TestAuditListEmptyStore(t *testing.T) {
 		t.Fatalf("bad subject: exit %d", code)
 	}
 }
+
+// formation allow exclude edits the curator's exclusions, allow list shows
+// them, and a malformed or incomplete exclusion is refused without writing.
+func TestAllowExclude(t *testing.T) {
+	courses := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(courses, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(courses, "x", "allowlist.yaml")
+	text := strings.Repeat("a", 64)
+	allow := func(args ...string) (int, string) {
+		code, out, _ := run(t, "", append([]string{"--courses-dir", courses, "allow"}, args...)...)
+		return code, out
+	}
+	if code, _ := allow("add", "--subject", "x", "--tier", "primary", strings.Repeat("1", 64)); code != 0 {
+		t.Fatalf("add: exit %d", code)
+	}
+	if code, _ := allow("exclude", "--subject", "x", "--text", text, "--start", "0", "--end", "12", "--reason", "a table header"); code != 0 {
+		t.Fatalf("exclude: exit %d", code)
+	}
+	before, _ := os.ReadFile(file)
+	for _, bad := range [][]string{
+		{"--sentence", "bbbb", "--reason", "r"},                                             // not a digest: 65
+		{"--sentence", strings.Repeat("b", 64)},                                             // no reason: 2
+		{"--text", text, "--start", "0", "--reason", "r"},                                   // partial range: 2
+		{"--text", text, "--start", "0", "--end", "3", "--sentence", text, "--reason", "r"}, // both: 2
+	} {
+		if code, _ := allow(append([]string{"exclude", "--subject", "x"}, bad...)...); code != 2 && code != 65 {
+			t.Errorf("exclude %v: exit %d", bad, code)
+		}
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Fatal("a refused exclusion changed the file")
+	}
+	code, out := allow("list", "--subject", "x")
+	if code != 0 || !strings.Contains(out, "exclude text "+text+" [0,12) a table header") {
+		t.Fatalf("list: %d %q", code, out)
+	}
+	if code, _ := allow("exclude", "--remove", "--subject", "x", "--text", text, "--start", "0", "--end", "12"); code != 0 {
+		t.Fatalf("remove: exit %d", code)
+	}
+	if raw, _ := os.ReadFile(file); strings.Contains(string(raw), "exclude") {
+		t.Fatalf("after remove:\n%s", raw)
+	}
+}

@@ -9,9 +9,15 @@
 // session's Overlay and dies with it; only the promote stage writes persisted
 // knowledge.
 //
-// Normal forms. Terms are lower-cased and tokenised (text.Term: "Focal
-// Point" → "focal point"); relation names become underscore-joined words
-// (text.Relation: "belongs to" → "belongs_to"). Records that normalise to the
+// Normal forms. Terms are lower-cased and tokenised, possessives and
+// contractions expanded (text.Term: "Focal Point" → "focal point", "Go's
+// runtime" → "go runtime"); relation names become underscore-joined words
+// (text.Relation: "belongs to" → "belongs_to").
+//
+// Vocabulary. The relations a question may use are those of the records
+// and those the knowledge's subjects declared beyond the original's 17
+// (WithRelations; FromVTS takes them from each set's declared_relations).
+// A declaration adds words to read, never records. Records that normalise to the
 // same term or triple are merged: their citations are united and sorted, and
 // the merged status is the more doubtful of the two (a duplicate never raises
 // trust). A concept's distinct definitions are all kept, sorted by text.

@@ -27,6 +27,7 @@ type Knowledge struct {
 	counterTerm map[string][]int  // counter indices with this head or tail, in key order
 	terms       map[string]struct{}
 	relations   []string // sorted, distinct, from triples and counters
+	declared    []string // sorted, distinct: relations declared by the subjects, used or not
 	sources     []string // sorted distinct source SHAs of every citation
 	maxWords    int      // longest term, in words
 }

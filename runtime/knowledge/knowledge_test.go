@@ -6,10 +6,12 @@ import (
 	"math/rand"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"formation/artifact"
 	"formation/canon"
 	"formation/internal/testutil"
 	"formation/runtime/epistemic"
@@ -316,5 +318,44 @@ func CheckNoHardeningFields(tb testing.TB, values ...any) {
 	}
 	for _, v := range values {
 		walk(reflect.TypeOf(v), reflect.TypeOf(v).Name())
+	}
+}
+
+// Declared relations join the vocabulary (every set's, united), not the
+// records: Relations and Stats are unchanged, and without a declaration the
+// vocabulary is exactly the records' relations.
+func TestDeclaredRelationsJoinTheVocabulary(t *testing.T) {
+	k := loadOptics(t)
+	if !reflect.DeepEqual(k.Vocabulary(), k.Relations()) || k.Declared() != nil {
+		t.Fatalf("vocabulary without a declaration: %v vs %v", k.Vocabulary(), k.Relations())
+	}
+	vts, err := artifact.Decode[artifact.ValidatedTripleSet](opticsVTS(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := vts, vts
+	a.DeclaredRelations = []string{"provides", "is_part_of"}
+	b.DeclaredRelations = []string{"defines", "provides"}
+	both, err := FromVTS(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := both.Declared(); !reflect.DeepEqual(got, []string{"defines", "is_part_of", "provides"}) {
+		t.Fatalf("declared %v", got)
+	}
+	if !reflect.DeepEqual(both.Relations(), k.Relations()) || both.Stats() != k.Stats() {
+		t.Fatalf("a declaration changed the records: %v", both.Relations())
+	}
+	voc := both.Vocabulary()
+	for _, r := range append(k.Relations(), "defines", "is_part_of", "provides") {
+		if !slices.Contains(voc, r) {
+			t.Errorf("vocabulary %v lacks %q", voc, r)
+		}
+	}
+	if len(voc) != len(k.Relations())+3 {
+		t.Fatalf("vocabulary %v", voc)
+	}
+	if k.Declared() != nil {
+		t.Fatal("WithRelations changed the knowledge it was called on")
 	}
 }

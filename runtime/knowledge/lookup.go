@@ -23,6 +23,43 @@ func (k *Knowledge) HasRelation(relation string) bool {
 // Relations lists the relation names of the knowledge, sorted.
 func (k *Knowledge) Relations() []string { return append([]string(nil), k.relations...) }
 
+// WithRelations returns the knowledge with relations declared by its
+// subjects (beyond the original's 17) added to its vocabulary: the parser
+// reads them even where no record uses them yet. The records and k are
+// unchanged; the result shares k's read-only index.
+func (k *Knowledge) WithRelations(declared ...string) *Knowledge {
+	if len(declared) == 0 {
+		return k
+	}
+	set := map[string]struct{}{}
+	for _, r := range append(append([]string(nil), k.declared...), declared...) {
+		if n := text.Relation(r); n != "" {
+			set[n] = struct{}{}
+		}
+	}
+	c := *k
+	c.declared = sortedKeys(set)
+	return &c
+}
+
+// Declared lists the relations the knowledge's subjects declared, sorted
+// (nil when none).
+func (k *Knowledge) Declared() []string { return append([]string(nil), k.declared...) }
+
+// Vocabulary lists every relation a question may use: those of the records
+// and the declared ones, sorted and distinct. Without a declaration it is
+// Relations.
+func (k *Knowledge) Vocabulary() []string {
+	if len(k.declared) == 0 {
+		return k.Relations()
+	}
+	set := map[string]struct{}{}
+	for _, r := range append(k.Relations(), k.declared...) {
+		set[r] = struct{}{}
+	}
+	return sortedKeys(set)
+}
+
 // MaxTermWords is the number of words in the longest known term.
 func (k *Knowledge) MaxTermWords() int { return k.maxWords }
 

@@ -19,14 +19,17 @@ func LoadKnowledgeVTS(data []byte) (*Knowledge, error) {
 }
 
 // FromVTS builds one index from one or more validated sets (for example every
-// course a subject has promoted). Relations, concepts and counters are used;
+// course a subject has promoted). Relations, concepts and counters are used,
+// and the sets' declared relations join the vocabulary (WithRelations);
 // quarantined candidates and ordering hints are not knowledge and are ignored.
 // A quarantined record inside the relations, concepts or counters lists is a
 // malformed set and is refused.
 func FromVTS(sets ...artifact.ValidatedTripleSet) (*Knowledge, error) {
 	var concepts []Concept
 	var triples, counters []Triple
+	var declared []string
 	for _, vts := range sets {
+		declared = append(declared, vts.DeclaredRelations...)
 		for _, c := range vts.Concepts {
 			if c.State == artifact.StateQuarantined {
 				return nil, errorf(ReasonQuarantined, "subject %q: concept %q is quarantined", vts.SubjectID, c.CanonicalTerm)
@@ -42,7 +45,11 @@ func FromVTS(sets ...artifact.ValidatedTripleSet) (*Knowledge, error) {
 			return nil, err
 		}
 	}
-	return NewKnowledge(concepts, triples, counters...)
+	k, err := NewKnowledge(concepts, triples, counters...)
+	if err != nil {
+		return nil, err
+	}
+	return k.WithRelations(declared...), nil
 }
 
 func appendRelations(dst []Triple, subject, what string, rs []artifact.RelationCandidate) ([]Triple, error) {

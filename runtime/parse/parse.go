@@ -20,9 +20,12 @@
 // knowledge: both sides known terms beats one, which beats none; then the
 // relation's own spelling beats a derived form, a longer relation beats a
 // shorter one, an earlier position beats a later one, and finally relation
-// names in code-point order. Articles (a, an, the) are dropped from the start
-// of each side. Parsing is a pure function: the same text and vocabulary give
-// the same Utterance.
+// names in code-point order. Each side is read in text.NormalTerm's form (the
+// forge's): punctuation around a word dropped, contractions and possessives
+// expanded, leading articles and wh-words dropped, a name such as "a[x]"
+// kept whole. A relation is also read typed as one word in its underscore
+// form ("lens belongs_to optics"). Parsing is a pure function: the same text
+// and vocabulary give the same Utterance.
 package parse
 
 import (
@@ -90,6 +93,10 @@ func NewGrammar(relations []string, terms Terms) *Grammar {
 		for i, v := range variants(words[0]) {
 			f := append([]string{v}, words[1:]...)
 			g.add(g.forms, f, form{relation: name, exact: i == 0, words: len(f)})
+		}
+		if len(words) > 1 {
+			// Typed as one word in its underscore form ("belongs_to").
+			g.add(g.forms, []string{name}, form{relation: name, exact: true, words: len(words)})
 		}
 		if (words[0] == "is" || words[0] == "are") && len(words) > 1 {
 			g.add(g.passive, words[1:], form{relation: name, exact: true, words: len(words) - 1})

@@ -65,6 +65,32 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// Subjects and objects come out in text.NormalTerm's form: names with
+// brackets or dots stay whole (an "a" glued to a bracket is no article),
+// possessives are dropped, punctuation around words goes.
+func TestSidesAreNormalTerms(t *testing.T) {
+	g := NewGrammar([]string{"is", "has", "belongs_to", "defines"}, termSet{"a[x]": true, "go scheduler": true})
+	cases := []struct {
+		in   string
+		want Utterance
+	}{
+		{"a[x] is the element x of a.", Utterance{Intent: Statement, Subject: "a[x]", Relation: "is", Object: "element x of a"}},
+		{"What is a[x]?", Utterance{Intent: Definition, Subject: "a[x]", Question: true}},
+		{"Go's scheduler has a run queue.", Utterance{Intent: Statement, Subject: "go scheduler", Relation: "has", Object: "run queue"}},
+		{"What is Go's scheduler?", Utterance{Intent: Definition, Subject: "go scheduler", Question: true}},
+		{"Package strings defines the Builder type.", Utterance{Intent: Statement, Subject: "package strings", Relation: "defines", Object: "builder type"}},
+		{"(node.js) is a runtime", Utterance{Intent: Statement, Subject: "node.js", Relation: "is", Object: "runtime"}},
+		{"no_identity_override belongs_to safety", Utterance{Intent: Statement, Subject: "no_identity_override", Relation: "belongs_to", Object: "safety"}},
+	}
+	for _, c := range cases {
+		got := g.Parse(c.in)
+		got.Tokens = nil
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Parse(%q) =\n  %+v\nwant\n  %+v", c.in, got, c.want)
+		}
+	}
+}
+
 // A statement is read where both sides are known terms, even when another
 // relation word occurs earlier.
 func TestGroundedReadingWins(t *testing.T) {

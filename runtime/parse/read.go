@@ -6,8 +6,6 @@ import (
 	"formation/runtime/text"
 )
 
-func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
-
 // isWhWord: wh-words open questions; one that matches no question form is
 // Unknown rather than being read as a statement.
 func isWhWord(w string) bool {
@@ -44,32 +42,46 @@ func irregular(t string) ([]string, bool) {
 	return nil, false
 }
 
-// Parse reads one utterance.
+// Parse reads one utterance. Tokens (what the field embeds) are the
+// tokenizer's; the reading itself runs on the utterance's words
+// (text.Words), so that a name such as "a[x]" or "node.js" stays one word
+// and a subject or object comes out in text.NormalTerm's form, the form the
+// forge validates terms in.
 func (g *Grammar) Parse(input string) Utterance {
 	toks := expand(text.Tokenize(input))
-	u := Utterance{Intent: Empty, Tokens: toks}
 	if len(toks) == 0 {
-		return u
+		return Utterance{Intent: Empty, Tokens: toks}
 	}
-	u.Question = strings.HasSuffix(strings.TrimSpace(input), "?")
-	body := dropMarker(toks)
-	if r, ok := g.question(body); ok {
-		r.Tokens, r.Question = toks, true
-		return r
-	}
-	if isWhWord(body[0]) {
-		u.Intent = Unknown
-		return u
-	}
-	if r, ok := g.statement(body); ok {
-		r.Tokens, r.Question = toks, u.Question
-		return r
-	}
-	u.Intent = Unknown
+	u := g.read(input)
+	u.Tokens = toks
 	return u
 }
 
-// expand splits underscore-joined words and expands contractions.
+// read is Parse without the tokens: the reading of an input that holds at
+// least one word character.
+func (g *Grammar) read(input string) Utterance {
+	u := Utterance{Intent: Unknown, Question: strings.HasSuffix(strings.TrimSpace(input), "?")}
+	words := text.Words(input)
+	if len(words) == 0 {
+		return u
+	}
+	body := dropMarker(words)
+	if r, ok := g.question(body); ok {
+		r.Question = true
+		return r
+	}
+	if isWhWord(body[0]) {
+		return u
+	}
+	if r, ok := g.statement(body); ok {
+		r.Question = u.Question
+		return r
+	}
+	return u
+}
+
+// expand splits underscore-joined tokens and expands contractions: the
+// tokens the field embeds.
 func expand(toks []string) []string {
 	out := make([]string, 0, len(toks))
 	for _, t := range toks {
@@ -110,12 +122,8 @@ func equal(a, b []string) bool {
 	return true
 }
 
-func phrase(words []string) string {
-	for len(words) > 0 && isArticle(words[0]) {
-		words = words[1:]
-	}
-	return strings.Join(words, " ")
-}
+// phrase is a subject or object: the words in text.NormalTerm's form.
+func phrase(words []string) string { return text.NormalTerm(strings.Join(words, " ")) }
 
 // question reads the definition and walk forms.
 func (g *Grammar) question(t []string) (Utterance, bool) {

@@ -1,7 +1,8 @@
 // Package text holds the runtime's word-level text rules: one tokenizer and
 // the normal forms of knowledge terms and relation names, shared by the
 // embedding, the knowledge store and the turn parser so that all three see
-// the same words.
+// the same words. NormalTerm, the form a user's sentence gives a term, is
+// also the forge's: what is validated is written the way it is asked.
 package text
 
 import (
@@ -43,9 +44,13 @@ func isWordRune(r rune) bool {
 
 func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
 
-// Term is the normal form of a knowledge term: its words joined by single
-// spaces; underscores separate words ("  Focal_Point " → "focal point").
-func Term(s string) string { return strings.Join(RelationWords(s), " ") }
+// Term is the key of a knowledge term: its tokens, with underscores
+// separating words and contractions and possessives expanded as Words
+// expands them, joined by single spaces ("  Focal_Point " → "focal point",
+// "Go's scheduler" → "go scheduler"). It is idempotent. The knowledge files
+// every term under it and looks every term up by it; the turn parser reads
+// a term in NormalTerm's form, whose Term is that same key.
+func Term(s string) string { return strings.Join(expandTokens(RelationWords(s)), " ") }
 
 // Relation is the normal form of a relation name: its tokens joined by
 // underscores ("is caused by" and "Is_Caused_By" → "is_caused_by").

@@ -2,6 +2,7 @@ package text
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -40,4 +41,87 @@ func TestNormalForms(t *testing.T) {
 	if Relation("") != "" || Term("...") != "" {
 		t.Error("empty input has a non-empty normal form")
 	}
+}
+
+func TestNormalTerm(t *testing.T) {
+	cases := map[string]string{
+		"Focal Point":                "focal point",
+		"go's scheduler":             "go scheduler",
+		"Go’s  runtime":              "go runtime",
+		"users' guide":               "users guide",
+		"a[x]":                       "a[x]",
+		"the a[i][j].":               "a[i][j]",
+		"f(x),":                      "f(x)",
+		"(optional) value":           "optional value",
+		"f(x))":                      "f(x)",
+		"a[":                         "",
+		"when the buffer":            "buffer",
+		"What is light":              "is light",
+		"which the what lens":        "lens",
+		"// comment here":            "comment here",
+		"node.js runtime":            "node.js runtime",
+		"self-focus":                 "self-focus",
+		"no_identity_override":       "no_identity_override",
+		"doesn't apply":              "does not apply",
+		"can't stop":                 "can not stop",
+		"x's's":                      "x",
+		"x.'s":                       "x",
+		"\"quoted\" word":            "quoted word",
+		"  ":                         "",
+		"the":                        "",
+		"Λόγος":                      "λόγος",
+		"the lens, which is curved.": "lens which is curved",
+		"C++ and C#.":                "c++ and c#",
+		"+1 x++,":                    "1 x++",
+		"++":                         "",
+	}
+	for in, want := range cases {
+		if got := NormalTerm(in); got != want {
+			t.Errorf("NormalTerm(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTermExpandsLikeWords(t *testing.T) {
+	cases := map[string]string{
+		"Go's scheduler":       "go scheduler",
+		"go scheduler":         "go scheduler",
+		"doesn't apply":        "does not apply",
+		"a[x]":                 "a x",
+		"no_identity_override": "no identity override",
+		"o'clock":              "o'clock",
+	}
+	for in, want := range cases {
+		if got := Term(in); got != want {
+			t.Errorf("Term(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzNormalForms: NormalTerm and Term are idempotent, Words is stable under
+// re-joining, and NormalTerm never starts with an article or a wh-word.
+func FuzzNormalForms(f *testing.F) {
+	for _, s := range []string{"go's x", "a[x]", "The (a) b", "x's's", "when what who", "İstanbul’s ΣΑΣ", "f(x))]",
+		"doesn't", "n't", "'s", "_", "a\x00b", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := NormalTerm(s)
+		if again := NormalTerm(n); again != n {
+			t.Fatalf("NormalTerm not idempotent on %q: %q then %q", s, n, again)
+		}
+		if k := Term(s); Term(k) != k {
+			t.Fatalf("Term not idempotent on %q: %q then %q", s, k, Term(k))
+		}
+		w := Words(s)
+		if again := Words(strings.Join(w, " ")); !reflect.DeepEqual(again, w) && len(w) > 0 {
+			t.Fatalf("Words(%q) = %q, re-read as %q", s, w, again)
+		}
+		if first, _, _ := strings.Cut(n, " "); n != "" && leadingFiller(first) {
+			t.Fatalf("NormalTerm(%q) = %q starts with %q", s, n, first)
+		}
+		if strings.Contains(n, "  ") || strings.TrimSpace(n) != n {
+			t.Fatalf("NormalTerm(%q) = %q is not single-spaced", s, n)
+		}
+	})
 }
