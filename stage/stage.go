@@ -149,6 +149,9 @@ func (h *Halt) Error() string {
 // ExitCode is the halt's exit code (exitcode.Coder).
 func (h *Halt) ExitCode() int { return h.Code }
 
+// ReasonCode is the halt's reason code (exitcode.Reasoner).
+func (h *Halt) ReasonCode() string { return h.Reason }
+
 // Unwrap returns the error the halt stands for, so that errors.Is still
 // sees, say, store.ErrCorrupt through it.
 func (h *Halt) Unwrap() error { return h.cause }

@@ -96,6 +96,9 @@ func (e *ConflictError) Error() string {
 // ExitCode is exitcode.Internal (exitcode.Coder).
 func (e *ConflictError) ExitCode() int { return exitcode.Internal }
 
+// ReasonCode is cache_conflict (exitcode.Reasoner).
+func (e *ConflictError) ReasonCode() string { return "cache_conflict" }
+
 // Cache is the stage cache over a store.
 type Cache struct {
 	Store store.Store
