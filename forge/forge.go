@@ -40,6 +40,9 @@ type Config struct {
 	// SpanChecker verifies citations that name a text range. It may be nil
 	// only when no citation names one.
 	SpanChecker SpanChecker
+	// Progress, when not nil, hears how many candidates have been judged
+	// of how many, for a progress display. The result does not depend on it.
+	Progress func(done, total int)
 }
 
 // Result is the validated set and one finding for every candidate that was
@@ -63,6 +66,8 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		existing: existingSet(cfg.Existing),
 		allow:    cfg.Allowlist,
 		sources:  &sourceChecker{ctx: ctx, allow: cfg.Allowlist, spans: cfg.SpanChecker, memo: map[spanKey]*rejection{}},
+		progress: cfg.Progress,
+		total:    len(smelted.Relations) + len(smelted.Counters) + len(smelted.Concepts) + len(smelted.OrderingHints),
 	}
 	vts := artifact.ValidatedTripleSet{SubjectID: subjectID, SchemaVersion: artifact.SchemaVersion}
 	// Hints come last: they may only name terms validated before them.
@@ -93,13 +98,23 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 	return Result{VTS: vts, Findings: v.findings}, nil
 }
 
+// advance counts n more candidates judged.
+func (v *validation) advance(n int) {
+	v.done += n
+	if v.progress != nil {
+		v.progress(v.done, v.total)
+	}
+}
+
 // validation is the state of one Validate call.
 type validation struct {
-	screen   identityScreen
-	existing map[artifact.Triple]bool
-	allow    Allowlist
-	sources  *sourceChecker
-	findings []Finding
+	progress    func(done, total int)
+	done, total int
+	screen      identityScreen
+	existing    map[artifact.Triple]bool
+	allow       Allowlist
+	sources     *sourceChecker
+	findings    []Finding
 }
 
 func (v *validation) note(kind, key string, r *rejection, spanChecked bool) {

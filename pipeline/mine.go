@@ -44,8 +44,14 @@ func (p *Pipeline) Mine(ctx context.Context, subject string) (stage.Result, erro
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM, LLM: llm,
 			IsTransient: func(err error) bool { return errors.Is(err, store.ErrUnavailable) || mining.DefaultIsTransient(err) }}
-		if p.Progress != nil {
-			opts.Progress = func(pr mining.Progress) { p.Progress(pr.Done, pr.Discovered) }
+		if p.OnProgress != nil {
+			opts.Progress = func(pr mining.Progress) {
+				total := int64(0) // unknown until every source is listed: a growing total would move the bar back
+				if pr.Listed {
+					total = pr.Discovered
+				}
+				p.progress("mine", "files", pr.Done, total)
+			}
 		}
 		res, err := mining.Mine(ctx, s, p.Env.Store, opts)
 		var refused *mining.RefusedError
@@ -153,7 +159,11 @@ func hashFile(h io.Writer, path string) error {
 // oreTexts reads the text of every ore entry: its extracted text object, or
 // its raw bytes when it needed no extraction.
 func (p *Pipeline) oreTexts(ctx context.Context, spec stage.Spec, bundle artifact.OreBundle) (map[string][]byte, error) {
-	texts := make(map[string][]byte, len(bundle.Entries))
+	keys := map[string]bool{}
+	for _, e := range bundle.Entries {
+		keys[smelting.TextKey(e)] = true
+	}
+	texts := make(map[string][]byte, len(keys))
 	for _, e := range bundle.Entries {
 		key := smelting.TextKey(e)
 		if _, ok := texts[key]; ok {
@@ -164,6 +174,7 @@ func (p *Pipeline) oreTexts(ctx context.Context, spec stage.Spec, bundle artifac
 			return nil, err
 		}
 		texts[key] = b
+		p.progress(spec.Stage, "texts read", int64(len(texts)), int64(len(keys)))
 	}
 	return texts, nil
 }

@@ -37,9 +37,11 @@ func configureMine(c *cli.Context, io IO, p *pipeline.Pipeline) {
 	}
 	bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("mining"),
 		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-	p.Progress = func(done, total int64) {
-		bar.ChangeMax64(total)
-		bar.Set64(done)
+	p.OnProgress = func(pr pipeline.Progress) {
+		if pr.Stage == "mine" {
+			bar.ChangeMax64(pr.Total)
+			bar.Set64(pr.Done)
+		}
 	}
 }
 
