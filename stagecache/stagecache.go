@@ -293,4 +293,8 @@ func describe(prev, cur map[string]string) []string {
 // as "sha256:<hex>" and shown only as changed.
 const LabelValueMax = 64
 
-func shown(v string) bool { return !strings.HasPrefix(v, "sha256:") && len(v) <= LabelValueMax }
+// shown reports whether a label value reads well in a message: not a
+// digest, not too long.
+func shown(v string) bool {
+	return !strings.HasPrefix(v, "sha256:") && !store.ValidDigest(v) && len(v) <= LabelValueMax
+}

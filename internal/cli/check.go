@@ -29,16 +29,13 @@ check). --expect-head DIGEST (or --expect-head-file FILE; FORMATION_EXPECT_HEAD)
 exits 77 when the reviewed state is not that one, which detects a rollback of
 the whole reviewed state to an older, valid one.`,
 		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store", EnvVars: []string{"FORMATION_CHECK_READ_DATA"}},
+			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store"},
 		}, expectHeadFlags()...),
 		Action: func(c *cli.Context) error { return runCheck(c, io) },
 	}
 }
 
 func runCheck(c *cli.Context, io IO) error {
-	if c.NArg() > 0 {
-		return exitcode.Newf(exitcode.Usage, "check: no arguments (got %q)", c.Args().Slice())
-	}
 	expect, err := expectedHead(c)
 	if err != nil {
 		return err
@@ -52,7 +49,7 @@ func runCheck(c *cli.Context, io IO) error {
 		return err
 	}
 	if wantJSON(c) {
-		err = writeJSON(io.Stdout, rep)
+		err = emit(io, rep)
 	} else {
 		printCheck(io, rep, c.Bool("read-data"))
 	}

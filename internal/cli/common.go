@@ -40,6 +40,21 @@ func commands(io IO) []*cli.Command {
 		claimCommand(io),
 		reviewersCommand(io),
 		checkCommand(io),
+		versionCommand(io),
+	}
+}
+
+func versionCommand(io IO) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the version of this build",
+		Action: func(c *cli.Context) error {
+			if wantJSON(c) {
+				return emit(io, map[string]any{"schema_version": "1.0.0", "version": version.String()})
+			}
+			_, err := fmt.Fprintln(io.Stdout, "formation", version.String())
+			return err
+		},
 	}
 }
 
@@ -73,26 +88,37 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// openStore opens the store named by --store (default ./.formation).
+// openStore opens the existing store named by --store (default
+// ./.formation) for a command that needs one: a store that does not exist
+// is exit 66 and nothing is created. A mistyped URL is a usage error (2).
 func openStore(c *cli.Context) (store.Store, error) {
-	s, err := store.Open(c.Context, globalString(c, flagStore))
-	if err != nil {
-		return nil, exitcode.With(exitcode.Usage, err)
+	return storeFrom(store.OpenExisting(c.Context, globalString(c, flagStore)))
+}
+
+// createStore opens the store named by --store for a command that writes
+// its results, creating a file:// folder that does not exist yet.
+func createStore(c *cli.Context) (store.Store, error) {
+	return storeFrom(store.Open(c.Context, globalString(c, flagStore)))
+}
+
+// storeName is the store --store names, for messages.
+func storeName(c *cli.Context) string {
+	if u := globalString(c, flagStore); u != "" {
+		return u
 	}
-	return s, nil
+	return store.DefaultURL
+}
+
+func storeFrom(s store.Store, err error) (store.Store, error) {
+	if errors.Is(err, store.ErrInvalid) {
+		return nil, exitcode.With(exitcode.Usage, fmt.Errorf("--store: %w", err))
+	}
+	return s, err
 }
 
 // auditWriter returns the audit writer of a command.
 func auditWriter(s store.Store, io IO) *audit.Writer {
 	return &audit.Writer{Store: s, Now: io.Now, CodeVersion: version.String(), Secrets: audit.SecretsFromEnv()}
-}
-
-// requireArgs checks the number of positional arguments.
-func requireArgs(c *cli.Context, min int, what string) error {
-	if c.NArg() < min {
-		return exitcode.Newf(exitcode.Usage, "%s: missing %s; see `formation %s --help`", c.Command.Name, what, c.Command.Name)
-	}
-	return nil
 }
 
 // auditStateError writes one audit record when a command stops on the

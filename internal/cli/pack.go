@@ -15,7 +15,7 @@ func packCommand(io IO) *cli.Command {
 		Subcommands: []*cli.Command{{
 			Name:      "ratify",
 			Usage:     "ratify a safety or identity pack through the pipeline and write its companion mastery report",
-			ArgsUsage: "PACK.json...",
+			ArgsUsage: "PACK_FILE...",
 			Description: `Composes an identity_anchor course from the pack (its boundaries or axes as
 concepts citing the exact bytes of their descriptions in the pack's canonical
 form, the canned override attempts as counter-claims), runs it twice through
@@ -25,20 +25,18 @@ embeds the report's digest in the pack. Packs holding floats are refused.
 Idempotent: an existing report is kept, and no byte changes, when the pack
 passes the runtime's ratification check with it (the check formation verify
 runs) and its course and plan digests still match. --issued-at is needed only when a new report is written.`,
-			Flags:  []cli.Flag{issuedAtFlag},
+			Flags:  []cli.Flag{issuedAtFlag()},
 			Action: func(c *cli.Context) error { return runPackRatify(c, io) },
 		}},
 	}
 }
 
 func runPackRatify(c *cli.Context, io IO) error {
-	if err := requireArgs(c, 1, "PACK.json"); err != nil {
-		return err
-	}
-	p, err := newPipeline(c, io)
+	p, done, err := newPipeline(c, io)
 	if err != nil {
 		return err
 	}
+	defer done()
 	var results []pipeline.PackResult
 	for _, path := range c.Args().Slice() {
 		res, err := p.RatifyPack(c.Context, path, c.String("issued-at"))
@@ -51,11 +49,11 @@ func runPackRatify(c *cli.Context, io IO) error {
 			if res.Kept {
 				state = "existing report kept (course and plan unchanged)"
 			}
-			fmt.Fprintf(io.Stderr, "pack %s (%s): %s: %s\n", res.PackID, res.Kind, state, res.ReportSHA256)
+			fmt.Fprintf(io.Stderr, "pack %s (%s): %s: report seal %s\n", res.PackID, res.Kind, state, res.ReportSHA256)
 		}
 	}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "packs": results})
+		return emit(io, map[string]any{"schema_version": "1.0.0", "packs": results})
 	}
 	return nil
 }
