@@ -46,7 +46,7 @@ outside the repository, name the packs folder with --packs-dir.
 
 Example:
 
-   formation ask "What does refraction cause?"`,
+   $ formation ask "What does refraction cause?" --json`,
 		Action: func(c *cli.Context) error {
 			sess, closeTrace, err := openSession(c, io)
 			if err != nil {

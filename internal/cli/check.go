@@ -27,7 +27,11 @@ state existed, it first writes state 0 from that store's refs.
 Exit 65 when anything is wrong, with one audit record per finding (stage
 check). --expect-head DIGEST (or --expect-head-file FILE; FORMATION_EXPECT_HEAD)
 exits 77 when the reviewed state is not that one, which detects a rollback of
-the whole reviewed state to an older, valid one.`,
+the whole reviewed state to an older, valid one.
+
+Example:
+
+   $ formation check --read-data`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store"},
 		}, expectHeadFlags()...),

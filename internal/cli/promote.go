@@ -31,7 +31,11 @@ for pinning (ledger and check --expect-head). Promoting the same report again
 does nothing and exits 0. A newer report of a promoted course replaces it only
 with --supersede; it prints the facts it adds and removes, and refuses to
 remove any (exit 65, removal_not_allowed) unless --allow-removal is given.
-Formats and reason codes: promote/README.md.`,
+Formats and reason codes: promote/README.md.
+
+Example (REPORT: the report object digest autorun printed):
+
+   $ formation promote REPORT --key curator.key --trusted-keys curator.key.pub`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "key", Usage: "the curator's private key file (formation keygen)"},
 			&cli.BoolFlag{Name: "supersede", Usage: "replace the course's current promotion with this newer report"},

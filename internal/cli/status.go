@@ -23,7 +23,13 @@ func statusCommand(io IO) *cli.Command {
 		Name:      "status",
 		Usage:     "show a subject's latest output per stage (with its cache outcome and the audit records that producing it wrote) and its ratification verdict; an unknown subject exits 66",
 		ArgsUsage: "SUBJECT",
-		Action:    func(c *cli.Context) error { return runStatus(c, io) },
+		Description: `Reads only the store (and, for a subject that never ran, the courses folder);
+it never creates a store. The report is named by its object digest.
+
+Example:
+
+   $ formation status optics --json`,
+		Action: func(c *cli.Context) error { return runStatus(c, io) },
 	}
 }
 
