@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -76,9 +75,7 @@ func auditFindings(c *cli.Context, io IO, s store.Store, findings []storecheck.F
 		recs[i] = audit.Record{Stage: "check", Subject: "_store", Kind: audit.KindHalt, ReasonCode: f.Reason, Key: f.Where, Detail: f.Detail}
 	}
 	err := exitcode.Newf(exitcode.Rejected, "check: %d finding(s); the first: %s %s: %s", len(findings), findings[0].Reason, findings[0].Where, findings[0].Detail)
-	if aerr := auditWriter(s, io).Append(c.Context, recs...); aerr != nil {
-		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
-	}
+	appendAudit(c, io, s, recs...)
 	return err
 }
 

@@ -121,10 +121,20 @@ func auditWriter(s store.Store, io IO) *audit.Writer {
 	return &audit.Writer{Store: s, Now: io.Now, CodeVersion: version.String(), Secrets: audit.SecretsFromEnv()}
 }
 
+// appendAudit writes the audit records of a command that stops on what it
+// found. A record that cannot be written (read-only credentials, a
+// read-only folder) is reported on stderr as a warning: the command's own
+// exit code, which says what it found, stays.
+func appendAudit(c *cli.Context, io IO, s store.Store, recs ...audit.Record) {
+	if err := auditWriter(s, io).Append(c.Context, recs...); err != nil {
+		fmt.Fprintf(io.Stderr, "warning: the audit record(s) of %s could not be written: %v\n", c.Command.Name, err)
+	}
+}
+
 // auditStateError writes one audit record when a command stops on the
 // reviewed state (a corrupt, missing or malformed object of it: exit 65; a
 // head that is not the pinned one: 77) and returns err. A store failure
-// passes as is; a failed audit write is reported beside err.
+// passes as is; a failed audit write is a warning (appendAudit).
 func auditStateError(c *cli.Context, io IO, s store.Store, verb string, err error) error {
 	var e *reviewed.Error
 	if !errors.As(err, &e) || (e.Code != exitcode.Rejected && e.Code != exitcode.SealInvalid) {
@@ -135,8 +145,6 @@ func auditStateError(c *cli.Context, io IO, s store.Store, verb string, err erro
 		kind = audit.KindRejection
 	}
 	rec := audit.Record{Stage: verb, Subject: "_store", Kind: kind, ReasonCode: e.Reason, Key: reviewed.StateRef, Detail: e.Detail}
-	if aerr := auditWriter(s, io).Append(c.Context, rec); aerr != nil {
-		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
-	}
+	appendAudit(c, io, s, rec)
 	return err
 }

@@ -101,9 +101,7 @@ func auditIntegrity(c *cli.Context, io IO, s store.Store, verb string, fails []l
 		parts[i] = f.Object + ": " + f.Reason
 	}
 	err := exitcode.Newf(exitcode.SealInvalid, "%d integrity failure(s): %s", len(fails), strings.Join(parts, "; "))
-	if aerr := auditWriter(s, io).Append(c.Context, recs...); aerr != nil {
-		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
-	}
+	appendAudit(c, io, s, recs...)
 	return err
 }
 
