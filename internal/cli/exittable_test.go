@@ -390,6 +390,11 @@ func (s *signalWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// s3OnlyRows are the conditions only S3 has. The rows that need a
+// fault-injecting proxy in front of the server (75 after a per-request
+// timeout against a frozen server, within the retry budget) belong here too,
+// appended by the suite that provides the proxy; the SIGINT row below stops
+// its hung request before any deadline.
 func s3OnlyRows() []row {
 	return []row{
 		{exitcode.SealInvalid, "a wrong secret key", func(t *testing.T, w *world) result {

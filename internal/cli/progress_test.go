@@ -120,3 +120,18 @@ func TestProgressBarsOnATerminalOnly(t *testing.T) {
 		t.Errorf("a bar on a pipe: %q", piped.String())
 	}
 }
+
+// chat shows its "> " prompt when stdin is a terminal (and, piped, it does
+// not: TestChatLongLineAndPrompt).
+func TestChatPromptsOnATerminal(t *testing.T) {
+	workspace(t)
+	master, tty := openPTY(t)
+	if _, err := master.WriteString("/quit\n"); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: tty, Stdout: &out, Stderr: &errb, Now: time.Now}
+	if code := cli.Main(cli.NewApp(io), []string{"formation", "chat"}); code != 0 || !strings.HasSuffix(errb.String(), "> ") {
+		t.Fatalf("chat on a terminal: exit %d, stderr %q", code, errb.String())
+	}
+}
