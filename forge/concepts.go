@@ -82,6 +82,7 @@ func groupConcepts(cs []artifact.ConceptCandidate) []*conceptGroup {
 func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.ConceptCandidate, error) {
 	out := []artifact.ConceptCandidate{}
 	for _, g := range groupConcepts(cs) {
+		v.advance(len(g.members))
 		key := func() string { return keyJSON(g.term, g.definition) }
 		refs := v.mergeCopies(KindConcept, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
 			return fmt.Sprintf("%q", g.members[i].CanonicalTerm), g.members[i].Sources

@@ -45,6 +45,9 @@ type Config struct {
 	// original's 17 (subject.yaml's relations:). R1 accepts exactly the 17
 	// and these; the set records them. None is the original's vocabulary.
 	Relations []string
+	// Progress, when not nil, hears how many candidates have been judged
+	// of how many, for a progress display. The result does not depend on it.
+	Progress func(done, total int)
 }
 
 // Result is the validated set and one finding for every candidate that was
@@ -73,6 +76,8 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		existing: existingSet(cfg.Existing),
 		allow:    cfg.Allowlist,
 		sources:  &sourceChecker{ctx: ctx, allow: cfg.Allowlist, spans: cfg.SpanChecker, memo: map[spanKey]*rejection{}},
+		progress: cfg.Progress,
+		total:    len(smelted.Relations) + len(smelted.Counters) + len(smelted.Concepts) + len(smelted.OrderingHints),
 	}
 	vts := artifact.ValidatedTripleSet{SubjectID: subjectID, SchemaVersion: artifact.SchemaVersion, DeclaredRelations: vocab.Declared()}
 	// A claim both asserted and denied is settled before the concepts;
@@ -105,14 +110,24 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 	return Result{VTS: vts, Findings: v.findings}, nil
 }
 
+// advance counts n more candidates judged.
+func (v *validation) advance(n int) {
+	v.done += n
+	if v.progress != nil {
+		v.progress(v.done, v.total)
+	}
+}
+
 // validation is the state of one Validate call.
 type validation struct {
-	typing   *typing
-	screen   identityScreen
-	existing map[artifact.Triple]bool
-	allow    Allowlist
-	sources  *sourceChecker
-	findings []Finding
+	typing      *typing
+	progress    func(done, total int)
+	done, total int
+	screen      identityScreen
+	existing    map[artifact.Triple]bool
+	allow       Allowlist
+	sources     *sourceChecker
+	findings    []Finding
 }
 
 func (v *validation) note(kind, key string, r *rejection, spanChecked bool) {

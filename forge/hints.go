@@ -88,6 +88,7 @@ func (v *validation) hints(hs []artifact.OrderingHint, known map[string]bool) ([
 	var kept []artifact.OrderingHint
 	var keptRes []sourceResult
 	for _, g := range groupHints(hs) {
+		v.advance(len(g.members))
 		key := func() string { return keyJSON(g.before, g.after) }
 		refs := v.mergeCopies(KindOrderingHint, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
 			return fmt.Sprintf("(%q, %q)", g.members[i].Before, g.members[i].After), g.members[i].Sources

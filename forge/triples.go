@@ -182,6 +182,7 @@ func digestList(refs []artifact.SourceRef) string {
 func (v *validation) triples(kind string, cs []artifact.RelationCandidate) (ok, quarantined []artifact.RelationCandidate, err error) {
 	ok, quarantined = []artifact.RelationCandidate{}, []artifact.RelationCandidate{}
 	for _, g := range groupTriples(cs, v.typing) {
+		v.advance(len(g.members))
 		key := func() string { return tripleKey(g.key) }
 		refs := v.mergeCopies(kind, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
 			return tripleText(g.members[i].Triple()), g.members[i].Sources

@@ -81,6 +81,9 @@ func (e *SafetyPackError) Unwrap() error { return e.Err }
 // ExitCode is 77 for every safety pack failure: the runtime refuses to start.
 func (e *SafetyPackError) ExitCode() int { return exitcode.SealInvalid }
 
+// ReasonCode is the refusal's reason code (exitcode.Reasoner).
+func (e *SafetyPackError) ReasonCode() string { return string(e.Reason) }
+
 // IdentityPackError is returned when an identity pack cannot be loaded. Unlike
 // a safety pack failure it is recoverable: SelectIdentity falls back to the
 // default pack and reports the failure as an IdentityFallback.
@@ -100,6 +103,9 @@ func (e *IdentityPackError) Unwrap() error { return e.Err }
 // identity pack can be loaded (the default failed too), and the runtime
 // refuses to start without one.
 func (e *IdentityPackError) ExitCode() int { return exitcode.SealInvalid }
+
+// ReasonCode is the refusal's reason code (exitcode.Reasoner).
+func (e *IdentityPackError) ReasonCode() string { return string(e.Reason) }
 
 // fault is a refusal found by code shared between the two loaders; each
 // loader turns it into its own error type.

@@ -71,7 +71,8 @@ func findPacksDir(explicit, wd string) (string, error) {
 			return candidate, nil
 		}
 	}
-	return "", fmt.Errorf("%w: no packs/%s/ from %s up to the module root", ErrNoPacksDir, SafetyDir, wd)
+	return "", fmt.Errorf("%w: no packs/%s/ from %s up to the module root; name the folder that holds %s/ with --packs-dir DIR or %s=DIR",
+		ErrNoPacksDir, SafetyDir, wd, SafetyDir, EnvPacksDir)
 }
 
 // searchAncestors lists wd and its parents up to the module root, or only wd

@@ -63,6 +63,9 @@ func (e *RatificationError) Unwrap() error { return e.Err }
 // does not hold.
 func (e *RatificationError) ExitCode() int { return exitcode.SealInvalid }
 
+// ReasonCode is the refusal's reason code (exitcode.Reasoner).
+func (e *RatificationError) ReasonCode() string { return string(e.Reason) }
+
 // VerifyRatification is the one check that a pack is ratified. pack is the
 // document read from path; kind is KindSafety, KindIdentity or "" and id the
 // pack's id. It verifies, in this order, and refuses with the first failing

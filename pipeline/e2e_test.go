@@ -153,7 +153,7 @@ func TestPlantedFalseClaimFailsG3(t *testing.T) {
 	must(t, err)
 	loaded, err := packs.Load(ctx, f.p.Packs)
 	must(t, err)
-	passes, err := run.DrivePlan(ctx, plan, in.VTS, loaded, nil)
+	passes, err := run.DrivePlan(ctx, plan, in.VTS, loaded, run.Options{})
 	must(t, err)
 	rep, err := ratify.Ratify(ratify.Input{CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA,
 		ValidatedSetSHA: in.Course.ValidatedSetSHA, CourseSHA256: in.Course.CourseSHA256, Plan: plan, ValidatedSet: in.VTS,

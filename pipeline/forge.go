@@ -48,6 +48,7 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		return stage.Result{}, err
 	}
 	cfg := forge.Config{
+		Progress:      func(done, total int) { p.progress("forge", "candidates", int64(done), int64(total)) },
 		Allowlist:     allow,
 		IdentityTerms: identityTerms(loaded.Manifold.AxisIDs(), loaded.Manifold.BoundaryIDs()),
 		Existing:      existing,

@@ -30,7 +30,7 @@ func (p *Pipeline) Mine(ctx context.Context, subject string) (stage.Result, erro
 	if err != nil {
 		return stage.Result{}, err
 	}
-	fingerprint, err := p.sourceFingerprint(ctx, s)
+	fingerprint, files, err := p.sourceFingerprint(ctx, s)
 	if err != nil {
 		return stage.Result{}, err
 	}
@@ -40,11 +40,18 @@ func (p *Pipeline) Mine(ctx context.Context, subject string) (stage.Result, erro
 	}
 	spec := mineSpec(subject, MineParams{Subject: Spec(s), SourceFiles: fingerprint,
 		Extractor: mining.ExtractorVersion, EnableLLM: p.EnableLLM, LLMProvider: llm.Name()}, MineInputs{})
+	spec.Files = files
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM, LLM: llm,
 			IsTransient: func(err error) bool { return errors.Is(err, store.ErrUnavailable) || mining.DefaultIsTransient(err) }}
-		if p.Progress != nil {
-			opts.Progress = func(pr mining.Progress) { p.Progress(pr.Done, pr.Discovered) }
+		if p.OnProgress != nil {
+			opts.Progress = func(pr mining.Progress) {
+				total := int64(0) // unknown until every source is listed: a growing total would move the bar back
+				if pr.Listed {
+					total = pr.Discovered
+				}
+				p.progress("mine", "files", pr.Done, total)
+			}
 		}
 		res, err := mining.Mine(ctx, s, p.Env.Store, opts)
 		var refused *mining.RefusedError
@@ -72,8 +79,9 @@ func refusalHalt(e *mining.RefusedError) *stage.Halt {
 // digest, in path order). It reads the files but extracts and stores
 // nothing, so an unchanged subject costs one pass of hashing. Anything it
 // cannot read plainly (a link, a missing path) is folded in by name: mining
-// itself then decides, and refuses.
-func (p *Pipeline) sourceFingerprint(ctx context.Context, s *courses.Subject) (string, error) {
+// itself then decides, and refuses. It also returns each file's own line of
+// the fingerprint, by path, for --explain to name the file that changed.
+func (p *Pipeline) sourceFingerprint(ctx context.Context, s *courses.Subject) (string, map[string]string, error) {
 	h := sha256.New()
 	files := []string{courses.SubjectFile}
 	for _, src := range s.Sources {
@@ -83,23 +91,26 @@ func (p *Pipeline) sourceFingerprint(ctx context.Context, s *courses.Subject) (s
 			}
 			found, err := walkFiles(s.Dir, rel)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			files = append(files, found...)
 		}
 	}
 	sort.Strings(files)
+	each := make(map[string]string, len(files))
 	for _, rel := range files {
 		if err := ctx.Err(); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		fmt.Fprintf(h, "%q ", rel)
-		if err := hashFile(h, filepath.Join(s.Dir, rel)); err != nil {
-			fmt.Fprint(h, "unreadable") // mining itself will refuse it, by name
+		fh := sha256.New()
+		if err := hashFile(fh, filepath.Join(s.Dir, rel)); err != nil {
+			fmt.Fprint(fh, "unreadable") // mining itself will refuse it, by name
 		}
-		h.Write([]byte{'\n'})
+		line := hex.EncodeToString(fh.Sum(nil))
+		each[rel] = line
+		fmt.Fprintf(h, "%q %s\n", rel, line)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), each, nil
 }
 
 // walkFiles lists the regular files at rel (a file, or a folder walked
@@ -148,7 +159,11 @@ func hashFile(h io.Writer, path string) error {
 // oreTexts reads the text of every ore entry: its extracted text object, or
 // its raw bytes when it needed no extraction.
 func (p *Pipeline) oreTexts(ctx context.Context, spec stage.Spec, bundle artifact.OreBundle) (map[string][]byte, error) {
-	texts := make(map[string][]byte, len(bundle.Entries))
+	keys := map[string]bool{}
+	for _, e := range bundle.Entries {
+		keys[smelting.TextKey(e)] = true
+	}
+	texts := make(map[string][]byte, len(keys))
 	for _, e := range bundle.Entries {
 		key := smelting.TextKey(e)
 		if _, ok := texts[key]; ok {
@@ -159,6 +174,7 @@ func (p *Pipeline) oreTexts(ctx context.Context, spec stage.Spec, bundle artifac
 			return nil, err
 		}
 		texts[key] = b
+		p.progress(spec.Stage, "texts read", int64(len(texts)), int64(len(keys)))
 	}
 	return texts, nil
 }

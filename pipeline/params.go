@@ -57,7 +57,8 @@ type SmeltInputs struct {
 }
 
 func smeltSpec(subject string, p SmeltParams, in SmeltInputs) stage.Spec {
-	return stage.Spec{Stage: "smelt", Version: smelting.Version, Subject: subject, Params: p, Inputs: []string{in.OreBundle}}
+	return stage.Spec{Stage: "smelt", Version: smelting.Version, Subject: subject, Params: p, Inputs: []string{in.OreBundle},
+		InputNames: []string{"mine output (OreBundle)"}}
 }
 
 // ForgeParams is what the validated set depends on besides the subject id
@@ -82,7 +83,8 @@ type ForgeInputs struct {
 
 func forgeSpec(subject string, p ForgeParams, in ForgeInputs) stage.Spec {
 	return stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject, Params: p,
-		Inputs: []string{in.Smelted, in.Allowlist, in.Reviewed}}
+		Inputs:     []string{in.Smelted, in.Allowlist, in.Reviewed},
+		InputNames: []string{"smelt output (SmeltedBundle)", "allowlist.yaml", "reviewed knowledge"}}
 }
 
 // ComposeParams is what the course depends on besides the subject id and
@@ -101,7 +103,8 @@ type ComposeInputs struct {
 
 func composeSpec(subject string, p ComposeParams, in ComposeInputs) stage.Spec {
 	return stage.Spec{Stage: "compose", Version: ComposeVersion, Subject: subject, Params: p,
-		Inputs: []string{in.ValidatedSet, in.OreBundle}}
+		Inputs:     []string{in.ValidatedSet, in.OreBundle},
+		InputNames: []string{"forge output (ValidatedTripleSet)", "mine output (OreBundle)"}}
 }
 
 // RunParams is what the run record depends on besides the subject id and
@@ -120,7 +123,8 @@ type RunInputs struct {
 }
 
 func runSpec(subject string, p RunParams, in RunInputs) stage.Spec {
-	return stage.Spec{Stage: "run", Version: RunVersion, Subject: subject, Params: p, Inputs: []string{in.Course}}
+	return stage.Spec{Stage: "run", Version: RunVersion, Subject: subject, Params: p, Inputs: []string{in.Course},
+		InputNames: []string{"compose output (course)"}}
 }
 
 // RatifyParams is what the mastery report depends on besides the subject
@@ -144,7 +148,8 @@ type RatifyInputs struct {
 
 func ratifySpec(subject string, p RatifyParams, in RatifyInputs) stage.Spec {
 	return stage.Spec{Stage: "ratify", Version: RatifyVersion, Subject: subject, Params: p,
-		Inputs: []string{in.RunRecord, in.Index}}
+		Inputs:     []string{in.RunRecord, in.Index},
+		InputNames: []string{"run output (RunRecord)", "mastered-courses index"}}
 }
 
 // safetyPackDigest names the loaded safety pack by the SHA-256 of its

@@ -43,15 +43,33 @@ const (
 // Pipeline holds what every stage execution needs.
 type Pipeline struct {
 	Env        *stage.Env
-	CoursesDir string                  // the folder holding subject folders
-	Packs      packs.Options           // where packs are and whether unratified ones may load
-	Log        io.Writer               // human progress (stderr); never stdout
-	Jobs       int                     // mining parallelism; 0 = number of CPUs
-	EnableLLM  bool                    // allow the LLM ideation adapter
-	LLM        mining.LLMProvider      // nil: recorded generations (each llm source's output file)
-	IssuedAt   string                  // overrides the subject file's issued_at
-	Template   string                  // overrides the subject file's template
-	Progress   func(done, total int64) // mining progress, for a terminal bar
+	CoursesDir string             // the folder holding subject folders
+	Packs      packs.Options      // where packs are and whether unratified ones may load
+	Log        io.Writer          // human progress (stderr); never stdout
+	Jobs       int                // mining parallelism; 0 = number of CPUs
+	EnableLLM  bool               // allow the LLM ideation adapter
+	LLM        mining.LLMProvider // nil: recorded generations (each llm source's output file)
+	IssuedAt   string             // overrides the subject file's issued_at
+	Template   string             // overrides the subject file's template
+	// OnProgress, when not nil, hears every stage's advance, for a
+	// terminal progress bar.
+	OnProgress func(Progress)
+}
+
+// Progress is a stage's advance in real units (files, texts, candidates,
+// steps, courses). Within one stage and unit Done never decreases; Total is
+// 0 while unknown and, once reported, does not change.
+type Progress struct {
+	Stage string
+	Unit  string
+	Done  int64
+	Total int64
+}
+
+func (p *Pipeline) progress(stage, unit string, done, total int64) {
+	if p.OnProgress != nil {
+		p.OnProgress(Progress{Stage: stage, Unit: unit, Done: done, Total: total})
+	}
 }
 
 func (p *Pipeline) logf(format string, args ...any) {

@@ -192,14 +192,15 @@ func TestExplainAndStatus(t *testing.T) {
 		t.Fatalf("forge: %s", errs)
 	}
 	code, _, errs := runCLI(t, f, "forge", "--explain", microSubject)
-	if code != 0 || !strings.Contains(errs, "cache hit, no work") || !strings.Contains(errs, "explain: hit") {
+	if code != 0 || !strings.Contains(errs, "cache hit, no work") || !strings.Contains(errs, "explain: cache hit") {
 		t.Fatalf("rerun: %d %s", code, errs)
 	}
 	allow := filepath.Join(f.p.CoursesDir, microSubject, "allowlist.yaml")
 	raw, _ := os.ReadFile(allow)
 	must(t, os.WriteFile(allow, bytes.Replace(raw, []byte("hand-written micro course"), []byte("hand-written micro course, relabelled"), 1), 0o644))
 	code, out, _ := runCLI(t, f, "--json", "forge", "--explain", microSubject)
-	if code != 0 || !strings.Contains(out, `"cache_hit":false`) || !strings.Contains(out, `"changed":["inputs"]`) {
+	if code != 0 || !strings.Contains(out, `"cache_hit":false`) || !strings.Contains(out, `"changed":["inputs"]`) ||
+		!strings.Contains(out, `"because":["input allowlist.yaml changed"]`) {
 		t.Fatalf("miss after an allow-list edit: %d %s", code, out)
 	}
 	code, out, _ = runCLI(t, f, "--json", "status", microSubject)

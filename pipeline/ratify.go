@@ -102,7 +102,7 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 		out.Audit = []audit.Record{{Kind: audit.KindHalt, ReasonCode: "gates_failed", Key: in.Course.CourseID,
 			Detail: strings.Join(report.FailureReasons, "; ")}}
 	}
-	p.logf("ratify %s: ratified=%v report %s", spec.Subject, report.Ratified, report.ReportSHA256[:12])
+	p.logf("ratify %s: ratified=%v (report seal %s)", spec.Subject, report.Ratified, report.ReportSHA256[:12])
 	return out, nil
 }
 
@@ -129,12 +129,13 @@ func (p *Pipeline) verdict(raw []byte) error {
 // byte identity.
 func (p *Pipeline) priorCourses(ctx context.Context, index artifact.MasteredCoursesIndex, loaded *packs.Loaded) ([]ratify.PriorCourse, error) {
 	priors := []ratify.PriorCourse{}
-	for _, e := range index.Entries {
+	for i, e := range index.Entries {
 		verdict, err := p.rerun(ctx, e, loaded)
 		if err != nil {
 			return nil, err
 		}
 		priors = append(priors, verdict)
+		p.progress("ratify", "earlier courses re-run", int64(i+1), int64(len(index.Entries)))
 	}
 	return priors, nil
 }
@@ -168,7 +169,7 @@ func (p *Pipeline) rerun(ctx context.Context, e artifact.MasteredCourseEntry, lo
 	if err != nil {
 		return v, exitcode.With(exitcode.Rejected, fmt.Errorf("G2: course %s: %w", e.CourseID, err))
 	}
-	passes, err := drivePlan(ctx, plan, vts, loaded)
+	passes, err := drivePlan(ctx, plan, vts, loaded, nil)
 	if err != nil {
 		return v, err
 	}

@@ -157,7 +157,11 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
 	}
-	passes, err := drivePlan(ctx, in.Plan, in.VTS, loaded)
+	done, total := int64(0), int64(2*len(in.Plan.Steps))
+	passes, err := drivePlan(ctx, in.Plan, in.VTS, loaded, func() {
+		done++
+		p.progress("run", "steps", done, total)
+	})
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
 	}
@@ -197,9 +201,9 @@ func passSummary(o artifact.RunOutput) string {
 
 // drivePlan drives a plan through the runtime (run.DrivePlan) for a caller
 // inside a stage frame: a run refusal becomes a stage.Halt, so the frame
-// audits it under the run's reason code.
-func drivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded) ([2]run.Pass, error) {
-	passes, err := run.DrivePlan(ctx, plan, vts, loaded, nil)
+// audits it under the run's reason code. onStep (may be nil) hears each step.
+func drivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, onStep func()) ([2]run.Pass, error) {
+	passes, err := run.DrivePlan(ctx, plan, vts, loaded, run.Options{OnStep: onStep})
 	return passes, haltOf(err)
 }
 

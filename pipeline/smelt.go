@@ -32,7 +32,9 @@ func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, err
 		if err != nil {
 			return stage.Output{}, err
 		}
-		out, err := smelting.Smelt(bundle, texts)
+		out, err := smelting.SmeltWith(bundle, texts, func(done, total int) {
+			p.progress("smelt", "texts smelted", int64(done), int64(total))
+		})
 		if err != nil {
 			if errors.Is(err, smelting.ErrMalformedDigest) || errors.Is(err, smelting.ErrMissingText) ||
 				errors.Is(err, smelting.ErrTextDigest) || errors.Is(err, smelting.ErrInvalidText) {

@@ -69,7 +69,7 @@ func TestForgedTermsAreReachedByTheirWords(t *testing.T) {
 	must(t, err)
 	loaded, err := packs.Load(ctx, packs.Options{Dir: shippedPacksDir(t)})
 	must(t, err)
-	passes, err := run.DrivePlan(ctx, plan, res.VTS, loaded, nil)
+	passes, err := run.DrivePlan(ctx, plan, res.VTS, loaded, run.Options{})
 	must(t, err)
 	for _, u := range passes[0].Unreached {
 		t.Errorf("step %d %q reads as %s", u.Index, u.Utterance, u.Reading)

@@ -20,6 +20,9 @@ func (e *Error) Error() string {
 // ExitCode is the refusal's exit code (exitcode.Coder).
 func (e *Error) ExitCode() int { return e.Code }
 
+// ReasonCode is the refusal's reason code (exitcode.Reasoner).
+func (e *Error) ReasonCode() string { return e.Reason }
+
 func refuse(code int, reason, format string, args ...any) *Error {
 	return &Error{Code: code, Reason: reason, Detail: fmt.Sprintf(format, args...)}
 }

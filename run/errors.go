@@ -33,6 +33,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // ExitCode is the refusal's exit code.
 func (e *Error) ExitCode() int { return e.Code }
 
+// ReasonCode is the refusal's reason code (exitcode.Reasoner).
+func (e *Error) ReasonCode() string { return e.Reason }
+
 // Detail is the cause's text, for an audit record beside the reason code.
 func (e *Error) Detail() string { return e.Err.Error() }
 

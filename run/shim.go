@@ -13,12 +13,21 @@ import (
 	"formation/runtime/trace"
 )
 
+// Options adjust DrivePlan; the zero value is the production run.
+type Options struct {
+	// Operator, when not nil, replaces the field operator (tests inject a
+	// drifting one).
+	Operator field.Operator
+	// OnStep, when not nil, is called after every step of either pass, for
+	// a progress display.
+	OnStep func()
+}
+
 // DrivePlan builds the course's knowledge index once and runs the whole plan
 // twice through the real runtime, each pass in a runtime of its own and each
-// step in a fresh session over that index. operator, when not nil, replaces
-// the field operator (tests inject a drifting one). An input that cannot be
-// run is refused with an *Error; a pass that breaks closure is a result.
-func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, operator field.Operator) ([2]Pass, error) {
+// step in a fresh session over that index. An input that cannot be run is
+// refused with an *Error; a pass that breaks closure is a result.
+func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, opts Options) ([2]Pass, error) {
 	var passes [2]Pass
 	k, err := knowledge.FromVTS(vts)
 	if err != nil {
@@ -26,16 +35,28 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 	}
 	for i := range passes {
 		mem := &lastEvent{}
-		rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
+		rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: opts.Operator})
 		if err != nil {
 			return passes, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
 		}
-		passes[i], err = RunPlan(ctx, plan, shim(rt, mem, counterSet(vts)))
+		passes[i], err = RunPlan(ctx, plan, counted(shim(rt, mem, counterSet(vts)), opts.OnStep))
 		if err != nil {
 			return passes, err
 		}
 	}
 	return passes, nil
+}
+
+// counted calls onStep after each step that step runs.
+func counted(step StepFunc, onStep func()) StepFunc {
+	if onStep == nil {
+		return step
+	}
+	return func(ctx context.Context, i int, s artifact.PlanStep) (Observation, error) {
+		obs, err := step(ctx, i, s)
+		onStep()
+		return obs, err
+	}
 }
 
 // shim is the step function over the runtime: one fresh session per step,

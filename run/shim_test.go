@@ -55,7 +55,7 @@ func shippedPacks(t *testing.T) *packs.Loaded {
 
 func TestDrivePlanRunsTwiceAlike(t *testing.T) {
 	plan, vts := microPlan(t)
-	passes, err := run.DrivePlan(context.Background(), plan, vts, shippedPacks(t), nil)
+	passes, err := run.DrivePlan(context.Background(), plan, vts, shippedPacks(t), run.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestDrivePlanRunsTwiceAlike(t *testing.T) {
 func TestDrivePlanHaltsOnRefusedClosure(t *testing.T) {
 	plan, vts := microPlan(t)
 	drift := func(tr field.Transition) algebra.MV { return algebra.Scale(field.Conjugate(tr), 1+1e-3) }
-	passes, err := run.DrivePlan(context.Background(), plan, vts, shippedPacks(t), drift)
+	passes, err := run.DrivePlan(context.Background(), plan, vts, shippedPacks(t), run.Options{Operator: drift})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestDrivePlanRefusals(t *testing.T) {
 		{"knowledge", plan, badVTS, loaded, run.ReasonKnowledgeRejected, exitcode.Rejected, "knowledge_rejected: "},
 		{"safety", plan, vts, &noSafety, run.ReasonSafetyPackInvalid, exitcode.SealInvalid, "safety_pack_invalid: "},
 	} {
-		_, err := run.DrivePlan(ctx, c.plan, c.vts, c.loaded, nil)
+		_, err := run.DrivePlan(ctx, c.plan, c.vts, c.loaded, run.Options{})
 		var re *run.Error
 		if !errors.As(err, &re) || re.Reason != c.reason || exitcode.Of(err) != c.code || !strings.HasPrefix(err.Error(), c.prefix) || re.Detail() == "" {
 			t.Errorf("%s: %v (exit %d)", c.name, err, exitcode.Of(err))
@@ -141,7 +141,7 @@ func TestDrivePlanTakesTheUserPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	passes, err := run.DrivePlan(context.Background(), plan, in.VTS, shippedPacks(t), nil)
+	passes, err := run.DrivePlan(context.Background(), plan, in.VTS, shippedPacks(t), run.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

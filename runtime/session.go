@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"formation/packs"
 	"formation/runtime/algebra"
 	"formation/runtime/field"
 	"formation/runtime/knowledge"
 	"formation/runtime/parse"
 	"formation/runtime/refusal"
 	"formation/runtime/text"
+	"formation/runtime/trace"
 	"formation/runtime/vault"
 )
 
@@ -78,6 +80,18 @@ func (s *Session) Turn(ctx context.Context, input string, hint *StepHint) (ChatR
 		return ts.resp, errors.Join(turnErr, err)
 	}
 	return ts.resp, turnErr
+}
+
+// Oversized is the answer to an input longer than limit bytes that the
+// caller did not read whole (a chat line): a refusal with reason
+// input_too_long. It is not a turn: the session does not change, no event
+// is emitted and Turn is the number the next turn will have.
+func (s *Session) Oversized(limit int) ChatResponse {
+	surface := fmt.Sprintf("I can't read that input: it is longer than %d bytes.", limit)
+	return ChatResponse{Turn: s.turn, Kind: KindRefusal, Surface: surface, WalkSurface: surface, ArticulationSurface: surface,
+		DialogueRole: roleRefute, GroundingSource: GroundedNone, RefusalReason: refusal.InputTooLong,
+		RefusalBoundaries: []string{}, Citations: []knowledge.Citation{}, Edges: []trace.Edge{}, WalkTails: []string{},
+		SafetyVerdict: packs.SafetyVerdict{Violated: []string{}, Results: []packs.SafetyCheckResult{}}}
 }
 
 // run fills ts.resp up to (not including) safety, identity and trace.

@@ -59,6 +59,13 @@ func TextKey(e artifact.OreEntry) string {
 // bundle, when an entry is unusable; the error joins one wrapped Err* value
 // per problem, in a fixed order.
 func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.SmeltedBundle, error) {
+	return SmeltWith(bundle, texts, nil)
+}
+
+// SmeltWith is Smelt with onText (may be nil) called after each distinct
+// text is smelted, with the count so far and the total, for a progress
+// display. The result does not depend on it.
+func SmeltWith(bundle artifact.OreBundle, texts map[string][]byte, onText func(done, total int)) (artifact.SmeltedBundle, error) {
 	groups, err := groupEntries(bundle.Entries, texts)
 	if err != nil {
 		return artifact.SmeltedBundle{}, err
@@ -66,7 +73,10 @@ func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.Smelted
 	acc := newAccumulator()
 	pairs := map[[2]string]int{}
 	var hits []hit
-	for _, g := range groups {
+	for i, g := range groups {
+		if onText != nil && i > 0 {
+			onText(i, len(groups))
+		}
 		hits = extractText(g.text, hits[:0])
 		for _, e := range g.entries {
 			pair, ok := pairs[[2]string{e.SourceSHA, g.key}]
@@ -77,6 +87,9 @@ func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.Smelted
 			o := &origin{sourceSHA: e.SourceSHA, textSHA: g.key, adapter: e.Adapter, retrievedAt: e.RetrievedAt, text: g.text, pair: pair}
 			acc.add(o, hits)
 		}
+	}
+	if onText != nil && len(groups) > 0 {
+		onText(len(groups), len(groups))
 	}
 	return acc.bundle(), nil
 }

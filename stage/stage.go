@@ -37,6 +37,8 @@ package stage
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,6 +46,7 @@ import (
 
 	"formation/artifact"
 	"formation/audit"
+	"formation/canon"
 	"formation/internal/exitcode"
 	"formation/internal/version"
 	"formation/stagecache"
@@ -77,6 +80,73 @@ type Spec struct {
 	Subject string   // validated subject id
 	Params  any      // the stage's parameter struct (nil: none); every field is part of the key
 	Inputs  []string // digests of the stored objects the output depends on, or Absent
+
+	// InputNames name Inputs, one each, the way a person knows them
+	// ("smelt output", "allowlist.yaml"), and Files the files the stage read
+	// (path in the subject folder → content digest). Neither is part of the
+	// key (the inputs are, and the files through a parameter): they let
+	// --explain say what changed.
+	InputNames []string
+	Files      map[string]string
+}
+
+// Labels are the spec's cache notes: every source file, every input by
+// name and every parameter by its path in the parameter struct, each with
+// its value (stagecache.Notes).
+func (s Spec) Labels() (map[string]string, error) {
+	out := map[string]string{}
+	for path, d := range s.Files {
+		out["source file "+path] = "sha256:" + d
+	}
+	for i, name := range s.InputNames {
+		if i < len(s.Inputs) {
+			out["input "+name] = "sha256:" + s.Inputs[i]
+		}
+	}
+	if s.Params == nil {
+		return out, nil
+	}
+	raw, err := canon.Marshal(s.Params)
+	if err != nil {
+		return nil, fmt.Errorf("stage %s: params: %w", s.Stage, err)
+	}
+	doc, err := canon.Decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("stage %s: params: %w", s.Stage, err)
+	}
+	return out, flattenParams(out, "parameter ", doc)
+}
+
+// flattenParams adds one label per leaf of a parameter document: objects
+// are walked (paths joined with '.'), anything else is one value.
+func flattenParams(out map[string]string, prefix string, v any) error {
+	if obj, ok := v.(*canon.Object); ok && obj.Len() > 0 {
+		for _, k := range obj.SortedKeys() {
+			child, _ := obj.Get(k)
+			sep := "."
+			if strings.HasSuffix(prefix, " ") {
+				sep = ""
+			}
+			if err := flattenParams(out, prefix+sep+k, child); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	b, err := canon.Marshal(v)
+	if err != nil {
+		return err
+	}
+	text := string(b)
+	if str, ok := v.(string); ok {
+		text = str
+	}
+	if len(text) > stagecache.LabelValueMax {
+		sum := sha256.Sum256(b)
+		text = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	out[prefix] = text
+	return nil
 }
 
 // Ingredients returns the spec's cache ingredients; Key of them is the
@@ -121,6 +191,9 @@ type Result struct {
 	CacheHit bool                   `json:"cache_hit"`
 	Explain  stagecache.Explanation `json:"explain"`
 	Audit    int                    `json:"audit_records"`
+	// AuditKinds counts, by kind, the audit records written when the output
+	// was produced (on a hit: by the run that produced it).
+	AuditKinds map[string]int `json:"audit_kinds"`
 	// Bytes are the output's bytes as stored and verified (re-hashed on a
 	// hit), so that a frame's checks after Run need not read them again.
 	Bytes []byte `json:"-"`
@@ -149,6 +222,9 @@ func (h *Halt) Error() string {
 // ExitCode is the halt's exit code (exitcode.Coder).
 func (h *Halt) ExitCode() int { return h.Code }
 
+// ReasonCode is the halt's reason code (exitcode.Reasoner).
+func (h *Halt) ReasonCode() string { return h.Reason }
+
 // Unwrap returns the error the halt stands for, so that errors.Is still
 // sees, say, store.ErrCorrupt through it.
 func (h *Halt) Unwrap() error { return h.cause }
@@ -162,12 +238,16 @@ func Ref(subject, stageName string) string { return "subjects/" + subject + "/" 
 // records, records the cache entry and moves the ref. A Halt from core is
 // audited and returned; nothing is stored.
 func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Output, error)) (Result, error) {
-	res := Result{Stage: spec.Stage, Subject: spec.Subject}
+	res := Result{Stage: spec.Stage, Subject: spec.Subject, AuditKinds: map[string]int{}}
 	ing, err := spec.Ingredients()
 	if err != nil {
 		return res, exitcode.With(exitcode.Internal, err)
 	}
-	ex, err := e.Cache.Lookup(ctx, ing)
+	labels, err := spec.Labels()
+	if err != nil {
+		return res, exitcode.With(exitcode.Internal, err)
+	}
+	ex, err := e.Cache.Lookup(ctx, ing, labels)
 	if err != nil {
 		return res, err
 	}
@@ -189,8 +269,8 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err := e.appendAudit(ctx, spec, out.Audit); err != nil {
 		return res, err
 	}
-	res.Audit = len(out.Audit)
-	if err := e.Cache.Record(ctx, ing, digest); err != nil {
+	res.Audit, res.AuditKinds = len(out.Audit), countKinds(out.Audit)
+	if err := e.Cache.Record(ctx, ing, digest, stagecache.Notes{Labels: labels, Audit: res.AuditKinds}); err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
 	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), digest); err != nil {
@@ -227,6 +307,9 @@ func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool
 		}
 	}
 	res.CacheHit, res.Output, res.Bytes = true, output, verified
+	if res.Explain.Audit != nil {
+		res.AuditKinds = res.Explain.Audit
+	}
 	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), output); err != nil {
 		return true, err
 	}
@@ -239,13 +322,25 @@ type LastRun struct {
 	CacheHit bool     `json:"cache_hit"`
 	Changed  []string `json:"changed"`
 	Audit    int      `json:"audit_records"`
+	// AuditKinds counts the audit records, by kind, of the run that
+	// produced Output (absent in records written before it existed).
+	AuditKinds map[string]int `json:"audit_kinds,omitempty"`
+}
+
+// countKinds counts audit records by kind.
+func countKinds(recs []audit.Record) map[string]int {
+	out := map[string]int{}
+	for _, r := range recs {
+		out[r.Kind]++
+	}
+	return out
 }
 
 func runRef(subject, stageName string) string { return "cache/runs/" + subject + "/" + stageName }
 
 // noteRun keeps the outcome of the latest execution for `formation status`.
 func (e *Env) noteRun(ctx context.Context, res Result) error {
-	body, err := artifact.Encode(LastRun{Output: res.Output, CacheHit: res.CacheHit, Changed: res.Explain.Changed, Audit: res.Audit})
+	body, err := artifact.Encode(LastRun{Output: res.Output, CacheHit: res.CacheHit, Changed: res.Explain.Changed, Audit: res.Audit, AuditKinds: res.AuditKinds})
 	if err != nil {
 		return err
 	}

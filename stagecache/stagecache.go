@@ -18,7 +18,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
@@ -71,11 +73,26 @@ func ParamsDigest(params any) (string, error) {
 	return d, nil
 }
 
-// Record is what the cache stores for one action.
+// Record is what the cache stores for one action. Labels and Audit explain
+// it to people; they are kept beside the key, never part of it.
 type Record struct {
-	Key         string      `json:"key"`
-	Ingredients Ingredients `json:"ingredients"`
-	Output      string      `json:"output"`
+	Key         string            `json:"key"`
+	Ingredients Ingredients       `json:"ingredients"`
+	Output      string            `json:"output"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Audit       map[string]int    `json:"audit,omitempty"`
+}
+
+// Notes are what a record keeps to explain itself: Labels name what the
+// output was made from the way a person knows it ("source file
+// sources/light.md", "parameter template", "input smelt output"), each
+// with its value (short values as they are, longer ones as their SHA-256),
+// so that a miss can say which of them changed; Audit counts, by kind, the
+// audit records that producing the output wrote, which a later hit reports
+// as its own.
+type Notes struct {
+	Labels map[string]string
+	Audit  map[string]int
 }
 
 // ConflictError is an action recorded with one output and produced again
@@ -96,6 +113,9 @@ func (e *ConflictError) Error() string {
 // ExitCode is exitcode.Internal (exitcode.Coder).
 func (e *ConflictError) ExitCode() int { return exitcode.Internal }
 
+// ReasonCode is cache_conflict (exitcode.Reasoner).
+func (e *ConflictError) ReasonCode() string { return "cache_conflict" }
+
 // Cache is the stage cache over a store.
 type Cache struct {
 	Store store.Store
@@ -108,24 +128,29 @@ type Explanation struct {
 	Key      string   `json:"key"`
 	Output   string   `json:"output,omitempty"`
 	Changed  []string `json:"changed"`            // ingredient names that differ from the previous record
+	Because  []string `json:"because"`            // the labels that changed, as a person names them
 	Added    []string `json:"added_inputs"`       // inputs not in the previous record
 	Removed  []string `json:"removed_inputs"`     // inputs of the previous record no longer used
 	Previous string   `json:"previous,omitempty"` // key of the previous record, if any
+	// Audit is, on a hit, the audit counts recorded with the output.
+	Audit map[string]int `json:"-"`
 }
 
-// Lookup finds the output recorded for these ingredients.
-func (c *Cache) Lookup(ctx context.Context, in Ingredients) (Explanation, error) {
+// Lookup finds the output recorded for these ingredients; labels are the
+// notes' labels of this execution, compared with the previous record's on a
+// miss.
+func (c *Cache) Lookup(ctx context.Context, in Ingredients, labels map[string]string) (Explanation, error) {
 	key, err := in.Key()
 	if err != nil {
 		return Explanation{}, err
 	}
-	ex := Explanation{Key: key, Changed: []string{}, Added: []string{}, Removed: []string{}}
+	ex := Explanation{Key: key, Changed: []string{}, Because: []string{}, Added: []string{}, Removed: []string{}}
 	rec, found, err := c.read(ctx, actionRef(in.Stage, key))
 	if err != nil {
 		return ex, err
 	}
 	if found {
-		ex.Hit, ex.Output = true, rec.Output
+		ex.Hit, ex.Output, ex.Audit = true, rec.Output, rec.Audit
 		return ex, nil
 	}
 	prev, found, err := c.read(ctx, lastRef(in.Subject, in.Stage))
@@ -139,23 +164,24 @@ func (c *Cache) Lookup(ctx context.Context, in Ingredients) (Explanation, error)
 	case found:
 		ex.Previous = prev.Key
 		ex.Changed, ex.Added, ex.Removed = diff(prev.Ingredients, in)
+		ex.Because = describe(prev.Labels, labels)
 	default:
 		ex.Changed = []string{"no previous record"}
 	}
 	return ex, nil
 }
 
-// Record records output as the result of these ingredients and makes it the
-// subject's latest record for the stage. An action already recorded with
-// the same output is fine (two writers raced); with another output it is a
-// *ConflictError and nothing is changed.
-func (c *Cache) Record(ctx context.Context, in Ingredients, output string) error {
+// Record records output as the result of these ingredients, with its
+// notes, and makes it the subject's latest record for the stage. An action
+// already recorded with the same output is fine (two writers raced); with
+// another output it is a *ConflictError and nothing is changed.
+func (c *Cache) Record(ctx context.Context, in Ingredients, output string, notes Notes) error {
 	key, err := in.Key()
 	if err != nil {
 		return err
 	}
 	in.Inputs = slices.Sorted(slices.Values(in.Inputs))
-	rec := Record{Key: key, Ingredients: in, Output: output}
+	rec := Record{Key: key, Ingredients: in, Output: output, Labels: notes.Labels, Audit: notes.Audit}
 	body, err := canon.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("stagecache: %w", err)
@@ -234,4 +260,41 @@ func diff(prev, cur Ingredients) (changed, added, removed []string) {
 		changed = append(changed, "inputs")
 	}
 	return changed, added, removed
+}
+
+// describe names the labels that differ between two executions, in a fixed
+// order: "<label> changed: old → new" (values shown only when both are
+// short), "<label> added", "<label> removed".
+func describe(prev, cur map[string]string) []string {
+	out := []string{}
+	if prev == nil {
+		return out // a record from before labels existed explains nothing more
+	}
+	for _, k := range slices.Sorted(maps.Keys(cur)) {
+		old, ok := prev[k]
+		switch {
+		case !ok:
+			out = append(out, k+" added")
+		case old != cur[k] && shown(old) && shown(cur[k]):
+			out = append(out, fmt.Sprintf("%s changed: %s → %s", k, old, cur[k]))
+		case old != cur[k]:
+			out = append(out, k+" changed")
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(prev)) {
+		if _, ok := cur[k]; !ok {
+			out = append(out, k+" removed")
+		}
+	}
+	return out
+}
+
+// LabelValueMax bounds a label value kept as it is; longer values are kept
+// as "sha256:<hex>" and shown only as changed.
+const LabelValueMax = 64
+
+// shown reports whether a label value reads well in a message: not a
+// digest, not too long.
+func shown(v string) bool {
+	return !strings.HasPrefix(v, "sha256:") && !store.ValidDigest(v) && len(v) <= LabelValueMax
 }

@@ -63,28 +63,28 @@ func TestLookupRecordExplain(t *testing.T) {
 	c := newCache(t)
 	in := sample()
 	in.Inputs = []string{strings.Repeat("a", 64)}
-	ex, err := c.Lookup(ctx, in)
+	ex, err := c.Lookup(ctx, in, nil)
 	if err != nil || ex.Hit || ex.Changed[0] != "no previous record" {
 		t.Fatalf("first lookup %+v %v", ex, err)
 	}
 	out := strings.Repeat("f", 64)
-	if err := c.Record(ctx, in, out); err != nil {
+	if err := c.Record(ctx, in, out, stagecache.Notes{}); err != nil {
 		t.Fatal(err)
 	}
-	ex, _ = c.Lookup(ctx, in)
+	ex, _ = c.Lookup(ctx, in, nil)
 	if !ex.Hit || ex.Output != out {
 		t.Fatalf("rerun is not a hit: %+v", ex)
 	}
 	// Another subject with the very same ingredients otherwise is another action.
 	other := in
 	other.Subject = "optics2"
-	if ex, _ := c.Lookup(ctx, other); ex.Hit {
+	if ex, _ := c.Lookup(ctx, other, nil); ex.Hit {
 		t.Fatalf("a second subject hit the first one's record: %+v", ex)
 	}
 	changed := in
 	changed.ParamsDigest = "q"
 	changed.Inputs = []string{strings.Repeat("b", 64)}
-	ex, _ = c.Lookup(ctx, changed)
+	ex, _ = c.Lookup(ctx, changed, nil)
 	if ex.Hit || !slices.Equal(ex.Changed, []string{"params_digest", "inputs"}) || ex.Added[0] != strings.Repeat("b", 64) || ex.Removed[0] != strings.Repeat("a", 64) {
 		t.Fatalf("explain %+v", ex)
 	}
@@ -98,18 +98,18 @@ func TestRecordConflictIsTyped(t *testing.T) {
 	c := newCache(t)
 	in := sample()
 	out := strings.Repeat("f", 64)
-	if err := c.Record(ctx, in, out); err != nil {
+	if err := c.Record(ctx, in, out, stagecache.Notes{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Record(ctx, in, out); err != nil {
+	if err := c.Record(ctx, in, out, stagecache.Notes{}); err != nil {
 		t.Fatalf("same output recorded twice: %v", err)
 	}
-	err := c.Record(ctx, in, strings.Repeat("e", 64))
+	err := c.Record(ctx, in, strings.Repeat("e", 64), stagecache.Notes{})
 	var conflict *stagecache.ConflictError
 	if !errors.As(err, &conflict) || conflict.Recorded != out || exitcode.Of(err) != exitcode.Internal {
 		t.Fatalf("conflict: %T %v (exit %d)", err, err, exitcode.Of(err))
 	}
-	if ex, _ := c.Lookup(ctx, in); ex.Output != out {
+	if ex, _ := c.Lookup(ctx, in, nil); ex.Output != out {
 		t.Fatalf("the conflicting output overwrote the record: %+v", ex)
 	}
 	if rec, ok, _ := c.Last(ctx, "optics", "forge"); !ok || rec.Output != out {
@@ -171,11 +171,11 @@ func TestUnreadablePreviousRecordDoesNotStopLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := sample()
-	ex, err := c.Lookup(ctx, in)
+	ex, err := c.Lookup(ctx, in, nil)
 	if err != nil || ex.Hit || !slices.Equal(ex.Changed, []string{"previous record unreadable"}) {
 		t.Fatalf("lookup over an old record: %+v %v", ex, err)
 	}
-	if err := c.Record(ctx, in, strings.Repeat("f", 64)); err != nil {
+	if err := c.Record(ctx, in, strings.Repeat("f", 64), stagecache.Notes{}); err != nil {
 		t.Fatal(err)
 	}
 	if rec, ok, err := c.Last(ctx, "optics", "forge"); !ok || err != nil || rec.Output != strings.Repeat("f", 64) {

@@ -44,15 +44,25 @@
 // # Errors and exit codes
 //
 // Every error is a *Error whose Kind matches one of the sentinels with
-// errors.Is. ExitCode maps them to Formation's process exit codes:
+// errors.Is; its ExitCode method (exitcode.Coder) is the one place that maps
+// them to Formation's process exit codes:
 //
 //	ErrNotFound      66  missing input
 //	ErrCorrupt       65  input rejected (an object that does not hash to its name)
 //	ErrInvalid       65  input rejected (a bad digest, subject id or ref name)
 //	ErrPrecondition  75  a compare-and-swap lost a race: re-read and retry
-//	ErrUnavailable   75  the store cannot be reached or written now: retry
-//	anything else     1  internal error
+//	ErrUnavailable   75  a timeout, a 5xx reply, a refused connection or
+//	                     throttling: the same command, run again, may succeed
+//	ErrDenied        77  the server refused the credentials
+//	ErrConfig        78  the store is set up wrongly and no retry can help: a
+//	                     missing bucket, an endpoint that is not an S3 server,
+//	                     a TLS mismatch, missing or malformed credentials, a
+//	                     folder that cannot be written
+//	anything else     1  internal error (130 when the context was cancelled)
 //
-// ErrPrecondition shares 75 with ErrUnavailable because in both cases the
-// same command, run again, may succeed.
+// # Opening
+//
+// Open creates a file:// folder that does not exist yet; OpenExisting never
+// creates anything and reports a missing store as ErrNotFound, so commands
+// that only read never leave a folder behind. Neither creates an S3 bucket.
 package store

@@ -18,44 +18,90 @@ import (
 // directory.
 const DefaultURL = "file://./.formation"
 
-// Open opens the store named by rawURL:
+// Open opens the store named by rawURL, creating a file:// folder that does
+// not exist yet. Commands that only read use OpenExisting.
 //
-//	file://DIR or DIR      a local folder (created if missing)
+//	file://DIR or DIR      a local folder
 //	s3://bucket[/prefix]   an S3 bucket
 //	""                     DefaultURL
+//
+// Anything else with a ':' before its first '/' (s3:/x, file:x, http://…)
+// is refused with ErrInvalid, never taken for a folder name.
 //
 // For S3 the endpoint comes from FORMATION_S3_ENDPOINT (host:port, or an
 // http:// or https:// URL; AWS_ENDPOINT_URL_S3 and AWS_ENDPOINT_URL are
 // fallbacks; default s3.amazonaws.com), credentials from AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (else the AWS credentials file
 // or the instance role), the region from AWS_REGION or AWS_DEFAULT_REGION.
-// A host:port endpoint uses https unless FORMATION_S3_INSECURE=1.
+// A host:port endpoint uses https unless FORMATION_S3_INSECURE=1. A malformed
+// endpoint or credential setting is ErrConfig.
 func Open(ctx context.Context, rawURL string) (Store, error) {
-	return openEnv(ctx, rawURL, os.Getenv)
+	return openEnv(ctx, rawURL, create, os.Getenv)
 }
 
-func openEnv(ctx context.Context, rawURL string, getenv func(string) string) (Store, error) {
+// OpenExisting opens the store named by rawURL (as Open does) without
+// creating anything: a file:// folder that does not hold a store is
+// ErrNotFound. Read-only commands use it, so that a mistyped --store never
+// leaves a folder behind.
+func OpenExisting(ctx context.Context, rawURL string) (Store, error) {
+	return openEnv(ctx, rawURL, existing, os.Getenv)
+}
+
+// AcceptedURLs names the forms of a store URL, for messages.
+const AcceptedURLs = "file://DIR, s3://bucket/prefix or a plain folder path"
+
+// openMode says whether opening may create a file:// folder.
+type openMode int
+
+const (
+	existing openMode = iota
+	create
+)
+
+func openEnv(ctx context.Context, rawURL string, mode openMode, getenv func(string) string) (Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, core.E("open", "", nil, err)
 	}
 	if rawURL == "" {
 		rawURL = DefaultURL
 	}
-	scheme, rest, ok := strings.Cut(rawURL, "://")
-	if !ok {
-		return filestore.Open(rawURL)
+	scheme, rest, err := splitURL(rawURL)
+	if err != nil {
+		return nil, err
 	}
 	switch scheme {
-	case "file":
-		return filestore.Open(rest)
-	case "s3":
-		cfg, err := s3Config(rest, getenv)
-		if err != nil {
-			return nil, core.E("open", "s3://"+rest, core.ErrInvalid, err)
+	case "", "file":
+		if mode == create {
+			return filestore.Open(rest)
 		}
-		return s3store.New(cfg)
+		return filestore.OpenExisting(rest)
 	}
-	return nil, core.Errorf("open", scheme+"://", core.ErrInvalid, "unsupported scheme (want file:// or s3://)")
+	bucket, prefix, _ := strings.Cut(rest, "/")
+	if err := checkBucketPrefix(bucket, strings.TrimSuffix(prefix, "/")); err != nil {
+		return nil, core.E("open", "s3://"+rest, core.ErrInvalid, err)
+	}
+	cfg, err := s3Config(rest, getenv)
+	if err != nil {
+		return nil, core.E("open", "s3://"+rest, core.ErrConfig, err)
+	}
+	return s3store.New(cfg)
+}
+
+// splitURL returns the scheme ("" for a plain path, "file" or "s3") and the
+// rest. A plain path has no ':' before its first '/': "s3:/x" or "c:x" are
+// mistyped URLs, not folder names.
+func splitURL(raw string) (scheme, rest string, err error) {
+	if s, r, ok := strings.Cut(raw, "://"); ok && (s == "file" || s == "s3") {
+		if r == "" {
+			return "", "", core.Errorf("open", raw, core.ErrInvalid, "nothing after "+s+"://; want "+AcceptedURLs)
+		}
+		return s, r, nil
+	}
+	head, _, _ := strings.Cut(raw, "/")
+	if strings.Contains(head, ":") {
+		return "", "", core.Errorf("open", raw, core.ErrInvalid, "not a store URL; want "+AcceptedURLs)
+	}
+	return "", raw, nil
 }
 
 // s3Config builds the backend configuration from bucket/prefix and the
@@ -63,11 +109,12 @@ func openEnv(ctx context.Context, rawURL string, getenv func(string) string) (St
 func s3Config(bucketPrefix string, getenv func(string) string) (s3store.Config, error) {
 	bucket, prefix, _ := strings.Cut(bucketPrefix, "/")
 	prefix = strings.TrimSuffix(prefix, "/")
-	if err := checkBucketPrefix(bucket, prefix); err != nil {
-		return s3store.Config{}, err
-	}
 	endpoint, secure, err := s3Endpoint(getenv)
 	if err != nil {
+		return s3store.Config{}, err
+	}
+	access, secret := getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY")
+	if err := checkCredentials(access, secret); err != nil {
 		return s3store.Config{}, err
 	}
 	region := getenv("AWS_REGION")
@@ -77,13 +124,27 @@ func s3Config(bucketPrefix string, getenv func(string) string) (s3store.Config, 
 	return s3store.Config{
 		Endpoint:     endpoint,
 		Secure:       secure,
-		AccessKey:    getenv("AWS_ACCESS_KEY_ID"),
-		SecretKey:    getenv("AWS_SECRET_ACCESS_KEY"),
+		AccessKey:    access,
+		SecretKey:    secret,
 		SessionToken: getenv("AWS_SESSION_TOKEN"),
 		Region:       region,
 		Bucket:       bucket,
 		Prefix:       prefix,
 	}, nil
+}
+
+// checkCredentials refuses a half-set or malformed key pair from the
+// environment (neither set means: the credentials file or the instance role).
+func checkCredentials(access, secret string) error {
+	switch {
+	case access == "" && secret == "":
+		return nil
+	case access == "" || secret == "":
+		return errors.New("bad credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together")
+	case strings.ContainsFunc(access+secret, func(r rune) bool { return r <= ' ' || r == 0x7f }):
+		return errors.New("bad credentials: AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY holds spaces or control characters")
+	}
+	return nil
 }
 
 func checkBucketPrefix(bucket, prefix string) error {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func envOf(kv map[string]string) func(string) string {
 func TestOpenFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, u := range []string{dir, "file://" + dir, "file://" + dir + "/"} {
-		s, err := openEnv(t.Context(), u, envOf(nil))
+		s, err := openEnv(t.Context(), u, create, envOf(nil))
 		if err != nil {
 			t.Fatalf("Open(%q): %v", u, err)
 		}
@@ -31,7 +32,7 @@ func TestOpenFile(t *testing.T) {
 func TestOpenDefaultIsLocalFolder(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	s, err := openEnv(t.Context(), "", envOf(nil))
+	s, err := openEnv(t.Context(), "", create, envOf(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestOpenS3(t *testing.T) {
 		if cfg.Endpoint != c.host || cfg.Secure != c.secure {
 			t.Fatalf("%s %v: endpoint %q secure %v, want %q %v", c.url, c.env, cfg.Endpoint, cfg.Secure, c.host, c.secure)
 		}
-		s, err := openEnv(t.Context(), c.url, env)
+		s, err := openEnv(t.Context(), c.url, create, env)
 		if err != nil {
 			t.Fatalf("Open(%q): %v", c.url, err)
 		}
@@ -92,7 +93,7 @@ func TestOpenS3Credentials(t *testing.T) {
 	if cfg.AccessKey != "AKIDEXAMPLE" || cfg.SecretKey != "s3cr3t-value" || cfg.SessionToken != "tok" || cfg.Region != "eu-west-1" {
 		t.Fatalf("credentials not taken from the environment: %+v", cfg.Region)
 	}
-	s, err := openEnv(t.Context(), "s3://bkt/p", env)
+	s, err := openEnv(t.Context(), "s3://bkt/p", create, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,30 +103,66 @@ func TestOpenS3Credentials(t *testing.T) {
 }
 
 func TestOpenRejects(t *testing.T) {
-	bad := []struct {
-		url string
-		env map[string]string
-	}{
-		{url: "gs://bucket"},
-		{url: "s3://"},
-		{url: "s3:///prefix"},
-		{url: "s3://Bucket_Upper/p"},
-		{url: "s3://bkt/../escape"},
-		{url: "s3://bkt/a//b"},
-		{url: "s3://bkt/.hidden"},
-		{url: "file://"},
-		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "ftp://host"}},
-		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "http://user:pw@host"}},
-		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_ENDPOINT": "http://host/path"}},
-		{url: "s3://bkt", env: map[string]string{"FORMATION_S3_INSECURE": "maybe"}},
+	badURLs := []string{"gs://bucket", "s3://", "s3:///prefix", "s3://Bucket_Upper/p", "s3://bkt/../escape",
+		"s3://bkt/a//b", "s3://bkt/.hidden", "file://", "s3:/x", "s3:x", "file:/tmp/x", "file:x", "http://host/x", "c:x"}
+	for _, u := range badURLs {
+		_, err := openEnv(t.Context(), u, create, envOf(nil))
+		if !errors.Is(err, ErrInvalid) || ExitCode(err) != 65 || !strings.Contains(err.Error(), "s3://") && !strings.Contains(err.Error(), "prefix") && !strings.Contains(err.Error(), "bucket") {
+			t.Errorf("Open(%q) = %v, want ErrInvalid naming the accepted forms", u, err)
+		}
 	}
-	for _, c := range bad {
-		_, err := openEnv(t.Context(), c.url, envOf(c.env))
-		if !errors.Is(err, ErrInvalid) || ExitCode(err) != 65 {
-			t.Errorf("Open(%q, %v) = %v, want ErrInvalid", c.url, c.env, err)
+	badEnv := []map[string]string{
+		{"FORMATION_S3_ENDPOINT": "ftp://host"},
+		{"FORMATION_S3_ENDPOINT": "http://user:pw@host"},
+		{"FORMATION_S3_ENDPOINT": "http://host/path"},
+		{"FORMATION_S3_INSECURE": "maybe"},
+		{"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE"},
+		{"AWS_SECRET_ACCESS_KEY": "s3cr3t-value"},
+		{"AWS_ACCESS_KEY_ID": "AKID EXAMPLE", "AWS_SECRET_ACCESS_KEY": "s3cr3t-value"},
+	}
+	for _, env := range badEnv {
+		_, err := openEnv(t.Context(), "s3://bkt", create, envOf(env))
+		if !errors.Is(err, ErrConfig) || ExitCode(err) != 78 {
+			t.Errorf("Open(s3://bkt, %v) = %v, want ErrConfig (78)", env, err)
 		}
-		if err != nil && strings.Contains(err.Error(), "pw") {
-			t.Errorf("error leaks a password: %v", err)
+		if err != nil && (strings.Contains(err.Error(), "pw") || strings.Contains(err.Error(), "s3cr3t")) {
+			t.Errorf("error leaks a secret: %v", err)
 		}
+	}
+}
+
+// A plain path may hold a ':' after its first '/'.
+func TestOpenPlainPathWithColon(t *testing.T) {
+	dir := t.TempDir()
+	s, err := openEnv(t.Context(), dir+"/a:b", create, envOf(nil))
+	if err != nil || s.(*filestore.Store).Dir() != filepath.Join(dir, "a:b") {
+		t.Fatalf("Open(%q) = %v, %v", dir+"/a:b", s, err)
+	}
+}
+
+// OpenExisting never creates a folder: a missing store is ErrNotFound and
+// leaves nothing behind; a store Open created opens.
+func TestOpenExisting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	for _, u := range []string{dir, "file://" + dir} {
+		_, err := openEnv(t.Context(), u, existing, envOf(nil))
+		if !errors.Is(err, ErrNotFound) || ExitCode(err) != 66 {
+			t.Fatalf("OpenExisting(%q) on nothing = %v, want ErrNotFound", u, err)
+		}
+		if _, serr := os.Stat(dir); !errors.Is(serr, os.ErrNotExist) {
+			t.Fatalf("OpenExisting(%q) created the folder", u)
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openEnv(t.Context(), dir, existing, envOf(nil)); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("OpenExisting on an empty folder = %v, want ErrNotFound", err)
+	}
+	if _, err := openEnv(t.Context(), dir, create, envOf(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openEnv(t.Context(), dir, existing, envOf(nil)); err != nil {
+		t.Fatalf("OpenExisting on a store: %v", err)
 	}
 }

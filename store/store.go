@@ -51,6 +51,8 @@ var (
 	ErrPrecondition = core.ErrPrecondition
 	ErrUnavailable  = core.ErrUnavailable
 	ErrInvalid      = core.ErrInvalid
+	ErrConfig       = core.ErrConfig
+	ErrDenied       = core.ErrDenied
 )
 
 // Error is the concrete type of every store error.
@@ -72,19 +74,16 @@ func ValidRefName(name string) error { return core.ValidRefName(name) }
 // ValidRefPrefix checks a ListRefs prefix (see ListRefs).
 func ValidRefPrefix(prefix string) error { return core.ValidRefPrefix(prefix) }
 
-// ExitCode maps an error to Formation's process exit codes (see the package
-// documentation): 0 for nil, 66 not found, 65 corrupt or invalid, 75 lost
-// compare-and-swap or unavailable, 1 otherwise.
+// ExitCode is the exit code of a store error (its ExitCode method, the one
+// mapping; see the package documentation): 0 for nil, 1 for an error that is
+// not a store error.
 func ExitCode(err error) int {
+	var e *Error
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, ErrNotFound):
-		return 66
-	case errors.Is(err, ErrCorrupt), errors.Is(err, ErrInvalid):
-		return 65
-	case errors.Is(err, ErrPrecondition), errors.Is(err, ErrUnavailable):
-		return 75
+	case errors.As(err, &e):
+		return e.ExitCode()
 	}
 	return 1
 }

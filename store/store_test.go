@@ -27,9 +27,12 @@ func TestExitCode(t *testing.T) {
 		{wrap(store.ErrInvalid), 65},
 		{wrap(store.ErrPrecondition), 75},
 		{wrap(store.ErrUnavailable), 75},
+		{wrap(store.ErrDenied), 77},
+		{wrap(store.ErrConfig), 78},
 		{wrap(nil), 1},
 		{errors.New("other"), 1},
 		{context.Canceled, 1},
+		{&store.Error{Op: "get", Err: context.Canceled}, 130},
 	}
 	for _, c := range cases {
 		if got := store.ExitCode(c.err); got != c.want {

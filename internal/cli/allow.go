@@ -15,7 +15,7 @@ import (
 )
 
 func allowCommand(io IO) *cli.Command {
-	subject := &cli.StringFlag{Name: "subject", Usage: "the subject whose allowlist.yaml to edit", Required: true, EnvVars: []string{"FORMATION_ALLOW_SUBJECT"}}
+	subject := &cli.StringFlag{Name: "subject", Usage: "the subject whose allowlist.yaml to edit (required)"}
 	return &cli.Command{
 		Name:  "allow",
 		Usage: "edit a subject's source allow-list (courses/<subject>/allowlist.yaml)",
@@ -25,13 +25,13 @@ func allowCommand(io IO) *cli.Command {
 				Usage:     "allow a source digest with an authority tier",
 				ArgsUsage: "SHA256",
 				Flags: []cli.Flag{subject,
-					&cli.StringFlag{Name: "tier", Usage: "primary, secondary or llm", Required: true, EnvVars: []string{"FORMATION_ALLOW_TIER"}},
-					&cli.StringFlag{Name: "label", Usage: "what the source is", EnvVars: []string{"FORMATION_ALLOW_LABEL"}},
-					&cli.BoolFlag{Name: "curated", Usage: "hand-written candidates from this source may cite no byte range", EnvVars: []string{"FORMATION_ALLOW_CURATED"}},
+					&cli.StringFlag{Name: "tier", Usage: "primary, secondary or llm (required)"},
+					&cli.StringFlag{Name: "label", Usage: "what the source is"},
+					&cli.BoolFlag{Name: "curated", Usage: "hand-written candidates from this source may cite no byte range"},
 				},
 				Action: func(c *cli.Context) error {
-					if err := requireArgs(c, 1, "SHA256"); err != nil {
-						return err
+					if c.String("tier") == "" {
+						return exitcode.Newf(exitcode.Usage, "allow add: --tier primary|secondary|llm is required")
 					}
 					e := artifact.AllowedSource{SourceSHA: c.Args().First(), Tier: c.String("tier"), Label: c.String("label"), Curated: c.Bool("curated")}
 					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowAdd(cur, e) })
@@ -43,9 +43,6 @@ func allowCommand(io IO) *cli.Command {
 				ArgsUsage: "SHA256",
 				Flags:     []cli.Flag{subject},
 				Action: func(c *cli.Context) error {
-					if err := requireArgs(c, 1, "SHA256"); err != nil {
-						return err
-					}
 					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowRemove(cur, c.Args().First()) })
 				},
 			},
@@ -106,6 +103,9 @@ func exclusionFlags(c *cli.Context) (forge.Exclusion, error) {
 
 func allowlistPath(c *cli.Context) (string, error) {
 	s := c.String("subject")
+	if s == "" {
+		return "", exitcode.Newf(exitcode.Usage, "allow %s: --subject S is required", c.Command.Name)
+	}
 	if err := store.ValidSubjectID(s); err != nil {
 		return "", exitcode.With(exitcode.Usage, err)
 	}
@@ -176,7 +176,7 @@ func listAllowlistFile(c *cli.Context, io IO, raw []byte) error {
 		if len(excludes) > 0 {
 			doc["exclude"] = excludes
 		}
-		return writeJSON(io.Stdout, doc)
+		return emit(io, doc)
 	}
 	for _, e := range entries {
 		curated := ""

@@ -21,6 +21,7 @@ import (
 
 	"formation/internal/exitcode"
 	"formation/internal/version"
+	"formation/packs"
 	"formation/store"
 )
 
@@ -30,6 +31,8 @@ type IO struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Now    func() time.Time
+
+	out *output // the --json document of the run (NewApp sets it)
 }
 
 // StdIO is the process's own streams and clock.
@@ -50,51 +53,58 @@ const (
 
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagStore, Usage: "object store: file://DIR (default ./.formation) or s3://bucket/prefix", EnvVars: []string{"FORMATION_STORE"}},
-		&cli.BoolFlag{Name: flagJSON, Usage: "write exactly one JSON document (or NDJSON for streams) to stdout", EnvVars: []string{"FORMATION_JSON"}},
-		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "no progress or chatter on stderr", EnvVars: []string{"FORMATION_QUIET"}},
-		&cli.StringFlag{Name: flagTrustedKeys, Usage: "file of trusted curator ed25519 public keys", EnvVars: []string{"FORMATION_TRUSTED_KEYS"}},
-		&cli.StringFlag{Name: flagTrustedPackKeys, Usage: "file of trusted pack ed25519 public keys: the runtime then starts only with signed packs (formation pack promote)", EnvVars: []string{"FORMATION_TRUSTED_PACK_KEYS"}},
-		&cli.StringFlag{Name: flagPacksDir, Usage: "folder holding safety/ and identity/ packs (default: ./packs found upward)", EnvVars: []string{"FORMATION_PACKS_DIR"}},
-		&cli.StringFlag{Name: flagCoursesDir, Usage: "folder holding subject folders (default ./courses)", EnvVars: []string{"FORMATION_COURSES_DIR"}},
+		&cli.StringFlag{Name: flagStore, Usage: "object store: " + store.AcceptedURLs + " (default ./.formation)"},
+		&cli.BoolFlag{Name: flagJSON, Usage: "write exactly one JSON document to stdout (run and chat: one line per step or turn, then the result); a failure's document has an \"error\" object"},
+		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "no progress or chatter on stderr"},
+		&cli.StringFlag{Name: flagTrustedKeys, Usage: "file of trusted curator ed25519 public keys"},
+		&cli.StringFlag{Name: flagTrustedPackKeys, Usage: "file of trusted pack ed25519 public keys: the runtime then starts only with packs a trusted key signed (formation pack promote)"},
+		&cli.StringFlag{Name: flagPacksDir, Usage: "folder holding safety/ and identity/ packs (default: ./packs found upward)"},
+		&cli.StringFlag{Name: flagCoursesDir, Usage: "folder holding subject folders (default ./courses)"},
 	}
 }
 
-// NewApp builds the `formation` application with every verb.
+// NewApp builds the `formation` application with every verb. Flags may
+// come before or after arguments (see normalize), and each reads the
+// environment variable its name gives (see applyEnvRule).
 func NewApp(io IO) *cli.App {
+	if io.out == nil {
+		io.out = &output{}
+	}
 	app := &cli.App{
 		Name:      "formation",
 		Usage:     "turn untrusted subject material into ratified, replay-proof knowledge",
+		UsageText: "formation [global flags] VERB [flags] [arguments]   (flags may also follow the arguments; `--` ends them)",
 		Version:   version.String(),
 		Flags:     globalFlags(),
 		Reader:    io.Stdin,
 		Writer:    io.Stdout,
 		ErrWriter: io.Stderr,
 		Commands:  commands(io),
+		Metadata:  map[string]any{outputKey: io.out},
 		// Main decides the exit code after RunContext returns, so that audit
 		// writes and deferred cleanups of the command always finish first.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return exitcode.With(exitcode.Usage, err)
 		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(c.App.ErrWriter, "formation: unknown command %q; see `formation --help`\n", name)
-		},
-		EnableBashCompletion: true,
-		HideHelpCommand:      true,
+		HideHelpCommand: true,
 	}
-	app.Description = exitCodeHelp
-	markUsageErrors(app.Commands)
+	app.Description = exitCodeHelp() + envOther
+	applyEnvRule(app)
+	prepareCommands(app.Commands)
 	return app
 }
 
-// markUsageErrors makes a flag error of any command exit 2.
-func markUsageErrors(cmds []*cli.Command) {
+// prepareCommands makes a flag error of any command exit 2 and takes the
+// implicit `help` sub-command away (`formation help VERB` is read by
+// normalize; a word "help" is an argument like any other).
+func prepareCommands(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 			return exitcode.With(exitcode.Usage, err)
 		}
-		markUsageErrors(c.Subcommands)
+		c.HideHelpCommand = true
+		prepareCommands(c.Subcommands)
 	}
 }
 
@@ -107,6 +117,7 @@ func NewStageApp(io IO, verb string) *cli.App {
 			app.Name = "formation-" + verb
 			app.Usage = c.Usage
 			app.UsageText = "formation-" + verb + " [global options] " + strings.TrimPrefix(c.ArgsUsage, " ")
+			app.ArgsUsage = c.ArgsUsage
 			app.Flags = append(app.Flags, c.Flags...)
 			app.Action = c.Action
 			app.Commands = nil
@@ -116,43 +127,65 @@ func NewStageApp(io IO, verb string) *cli.App {
 	panic("cli: no verb " + verb) // a build-time wiring bug, never input
 }
 
-const exitCodeHelp = `Exit codes: 0 ok (a cache hit included), 1 internal error, 2 usage error,
-3 ratification gates failed, 65 input rejected (bad input, corrupt object,
-hard halt; never retry), 66 missing input, 75 store unavailable (retry),
-77 seal, signature or reviewer registry invalid, 130 interrupted.`
+// exitCodeHelp is the exit-code table for `formation --help`.
+func exitCodeHelp() string {
+	var b strings.Builder
+	b.WriteString("Exit codes:\n")
+	for _, r := range exitcode.Table() {
+		fmt.Fprintf(&b, "   %3d  %s\n", r.Code, r.Meaning)
+	}
+	return b.String()
+}
 
 // Main runs app with args and returns the process exit code. SIGINT and
 // SIGTERM cancel the command's context.
 func Main(app *cli.App, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := app.RunContext(ctx, args)
-	if err == nil {
-		return exitcode.OK
+	out, _ := app.Metadata[outputKey].(*output)
+	if out == nil {
+		out = &output{}
 	}
-	code := exitcode.Of(err, storeExitCode)
-	if ctx.Err() != nil && code == exitcode.Internal {
+	jsonMode := jsonRequested(args)
+	norm, warnings, err := normalize(app, args, lookupEnv)
+	if err == nil {
+		jsonMode = jsonRequested(norm)
+		printWarnings(app.ErrWriter, warnings)
+		warnUnratified(app.ErrWriter)
+		err = app.RunContext(ctx, norm)
+	}
+	code := exitcode.Of(err)
+	if err != nil && ctx.Err() != nil && code == exitcode.Internal {
 		code = exitcode.Interrupted
 	}
 	var silent *silentError
-	if !errors.As(err, &silent) {
+	if err != nil && !errors.As(err, &silent) {
 		fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, err)
+	}
+	if jsonMode {
+		if werr := out.finish(app.Writer, err, code); werr != nil && code == exitcode.OK {
+			fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, werr)
+			code = exitcode.Internal
+		}
 	}
 	return code
 }
 
+// warnUnratified says, on every start, that packs are loaded without their
+// ratification check.
+func warnUnratified(w io.Writer) {
+	if os.Getenv(packs.EnvAllowUnratifiedSafety) == "1" {
+		fmt.Fprintf(w, "warning: %s=1: safety and identity packs load WITHOUT their ratification check (development only)\n", packs.EnvAllowUnratifiedSafety)
+	} else if os.Getenv(packs.EnvAllowUnratifiedIdentity) == "1" {
+		fmt.Fprintf(w, "warning: %s=1: identity packs load WITHOUT their ratification check (development only)\n", packs.EnvAllowUnratifiedIdentity)
+	}
+}
+
 // silentError carries an exit code for a result that the command has already
 // reported in full (e.g. verify listing each invalid file).
-type silentError struct{ code int }
+// Its message goes only into a --json document's error object.
+type silentError struct{ msg string }
 
-func (e *silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+func (e *silentError) Error() string { return e.msg }
 
-func quietExit(code int) error { return exitcode.With(code, &silentError{code}) }
-
-// storeExitCode classifies store errors; 0 means "not a store error".
-func storeExitCode(err error) int {
-	if code := store.ExitCode(err); code != exitcode.Internal {
-		return code
-	}
-	return 0
-}
+func quietExit(code int, msg string) error { return exitcode.With(code, &silentError{msg}) }

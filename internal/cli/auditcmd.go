@@ -18,8 +18,8 @@ func auditCommand(io IO) *cli.Command {
 			Name:  "list",
 			Usage: "list audit records, oldest first",
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "subject", Usage: "only this subject", EnvVars: []string{"FORMATION_AUDIT_SUBJECT"}},
-				&cli.StringFlag{Name: "stage", Usage: "only this stage", EnvVars: []string{"FORMATION_AUDIT_STAGE"}},
+				&cli.StringFlag{Name: "subject", Usage: "only this subject"},
+				&cli.StringFlag{Name: "stage", Usage: "only this stage"},
 			},
 			Action: func(c *cli.Context) error { return runAuditList(c, io) },
 		}},
@@ -45,7 +45,7 @@ func runAuditList(c *cli.Context, io IO) error {
 		if recs == nil {
 			recs = []audit.Record{}
 		}
-		return writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "records": recs})
+		return emit(io, map[string]any{"schema_version": "1.0.0", "records": recs})
 	}
 	for _, r := range recs {
 		fmt.Fprintf(io.Stdout, "%s %-8s %-10s %-9s %s %s %s\n", r.Time, r.Stage, r.Subject, r.Kind, r.ReasonCode, r.Key, r.Detail)

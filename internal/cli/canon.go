@@ -23,7 +23,7 @@ newline instead. Input that has no canonical form (floats, duplicate keys,
 invalid UTF-8, lone surrogates, trailing data, nesting deeper than 512 or
 integers longer than 4300 digits) exits 65 with the reason on stderr.`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "sha256", Usage: "print the digest instead of the bytes", EnvVars: []string{"FORMATION_CANON_SHA256"}},
+			&cli.BoolFlag{Name: "sha256", Usage: "print the digest instead of the bytes"},
 		},
 		Action: func(c *cli.Context) error { return runCanon(c, io) },
 	}

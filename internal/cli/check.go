@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -27,18 +26,19 @@ state existed, it first writes state 0 from that store's refs.
 Exit 65 when anything is wrong, with one audit record per finding (stage
 check). --expect-head DIGEST (or --expect-head-file FILE; FORMATION_EXPECT_HEAD)
 exits 77 when the reviewed state is not that one, which detects a rollback of
-the whole reviewed state to an older, valid one.`,
+the whole reviewed state to an older, valid one.
+
+Example:
+
+   $ formation check --read-data`,
 		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store", EnvVars: []string{"FORMATION_CHECK_READ_DATA"}},
+			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store"},
 		}, expectHeadFlags()...),
 		Action: func(c *cli.Context) error { return runCheck(c, io) },
 	}
 }
 
 func runCheck(c *cli.Context, io IO) error {
-	if c.NArg() > 0 {
-		return exitcode.Newf(exitcode.Usage, "check: no arguments (got %q)", c.Args().Slice())
-	}
 	expect, err := expectedHead(c)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func runCheck(c *cli.Context, io IO) error {
 		return err
 	}
 	if wantJSON(c) {
-		err = writeJSON(io.Stdout, rep)
+		err = emit(io, rep)
 	} else {
 		printCheck(io, rep, c.Bool("read-data"))
 	}
@@ -75,9 +75,7 @@ func auditFindings(c *cli.Context, io IO, s store.Store, findings []storecheck.F
 		recs[i] = audit.Record{Stage: "check", Subject: "_store", Kind: audit.KindHalt, ReasonCode: f.Reason, Key: f.Where, Detail: f.Detail}
 	}
 	err := exitcode.Newf(exitcode.Rejected, "check: %d finding(s); the first: %s %s: %s", len(findings), findings[0].Reason, findings[0].Where, findings[0].Detail)
-	if aerr := auditWriter(s, io).Append(c.Context, recs...); aerr != nil {
-		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
-	}
+	appendAudit(c, io, s, recs...)
 	return err
 }
 

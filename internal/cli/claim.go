@@ -29,12 +29,12 @@ audit_passed_claims: in a schema_version 2 reviewers.yaml. With --registry,
 the signer must be registered there with this very key and eval scope for
 the domain (exit 77 otherwise).`,
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "domain", Usage: "domain id", EnvVars: []string{"FORMATION_CLAIM_DOMAIN"}},
-				&cli.StringSliceFlag{Name: "lanes", Usage: "evidence lanes (comma-separated or repeated)", EnvVars: []string{"FORMATION_CLAIM_LANES"}},
-				&cli.StringFlag{Name: "revision", Usage: "evidence revision label or git sha", EnvVars: []string{"FORMATION_CLAIM_REVISION"}},
-				&cli.StringFlag{Name: "key", Usage: "the reviewer's private key file", EnvVars: []string{"FORMATION_CLAIM_KEY"}},
-				&cli.StringFlag{Name: "signer", Usage: "the reviewer_id the claim names in signed_by", EnvVars: []string{"FORMATION_CLAIM_SIGNER"}},
-				&cli.StringFlag{Name: "registry", Usage: "check the signer and key against this registry", EnvVars: []string{"FORMATION_CLAIM_REGISTRY"}},
+				&cli.StringFlag{Name: "domain", Usage: "domain id"},
+				&cli.StringSliceFlag{Name: "lanes", Usage: "evidence lanes (comma-separated or repeated)"},
+				&cli.StringFlag{Name: "revision", Usage: "evidence revision label or git sha"},
+				&cli.StringFlag{Name: "key", Usage: "the reviewer's private key file"},
+				&cli.StringFlag{Name: "signer", Usage: "the reviewer_id the claim names in signed_by"},
+				&cli.StringFlag{Name: "registry", Usage: "check the signer and key against this registry"},
 			},
 			Action: func(c *cli.Context) error { return runClaimSign(c, io) },
 		}},
@@ -56,7 +56,7 @@ type ClaimOutput struct {
 func runClaimSign(c *cli.Context, io IO) error {
 	domain, revision, keyPath, signer := c.String("domain"), c.String("revision"), c.String("key"), c.String("signer")
 	lanes := c.StringSlice("lanes")
-	if domain == "" || revision == "" || keyPath == "" || signer == "" || len(lanes) == 0 || c.NArg() > 0 {
+	if domain == "" || revision == "" || keyPath == "" || signer == "" || len(lanes) == 0 {
 		return exitcode.Newf(exitcode.Usage, "claim sign: --domain, --lanes, --revision, --key and --signer are all required")
 	}
 	key, err := reviewers.LoadPrivateKey(keyPath)
@@ -90,7 +90,7 @@ func runClaimSign(c *cli.Context, io IO) error {
 		return err
 	}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, ClaimOutput{SchemaVersion: "1.0.0", DomainID: domain, EvidenceLanes: lanes, EvidenceRevision: revision,
+		return emit(io, ClaimOutput{SchemaVersion: "1.0.0", DomainID: domain, EvidenceLanes: lanes, EvidenceRevision: revision,
 			SignedBy: signer, ClaimDigest: digest, Signature: *claim.Signature, Block: block})
 	}
 	_, err = fmt.Fprint(io.Stdout, block)

@@ -12,6 +12,7 @@ import (
 
 	"formation/internal/cli"
 	"formation/internal/testutil"
+	"formation/store"
 )
 
 // run executes `formation args...` in process and returns exit code and output.
@@ -51,7 +52,12 @@ func TestUsageErrors(t *testing.T) {
 
 type verifyDoc struct {
 	SchemaVersion string `json:"schema_version"`
-	Files         []struct {
+	Error         *struct {
+		Code    int    `json:"code"`
+		Reason  string `json:"reason"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Files []struct {
 		Path   string `json:"path"`
 		Kind   string `json:"kind"`
 		Valid  bool   `json:"valid"`
@@ -89,6 +95,9 @@ func TestVerifyOriginalReports(t *testing.T) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil || dec.More() {
 		t.Fatalf("--json output is not exactly one document: %v", err)
+	}
+	if doc.Error == nil || doc.Error.Code != 77 || doc.Error.Message != "2 of 126 file(s) invalid" {
+		t.Fatalf("error object %+v", doc.Error)
 	}
 	invalid := map[string]string{}
 	for _, f := range doc.Files {
@@ -149,12 +158,24 @@ func TestVerifyOriginalPacks(t *testing.T) {
 }
 
 func TestAuditListEmptyStore(t *testing.T) {
-	code, out, _ := run(t, "", "--store", "file://"+t.TempDir(), "--json", "audit", "list")
+	dir := t.TempDir()
+	if _, err := store.Open(t.Context(), dir); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, "", "--store", "file://"+dir, "--json", "audit", "list")
 	if code != 0 || !strings.HasPrefix(out, `{"records":[]`) {
 		t.Fatalf("audit list: %d %q", code, out)
 	}
-	if code, _, _ := run(t, "", "--store", "file://"+t.TempDir(), "audit", "list", "--subject", "../x"); code != 2 {
+	if code, _, _ := run(t, "", "--store", "file://"+dir, "audit", "list", "--subject", "../x"); code != 2 {
 		t.Fatalf("bad subject: exit %d", code)
+	}
+	// A read-only command never creates a store: 66, and no folder.
+	absent := filepath.Join(t.TempDir(), "nothing")
+	if code, _, errs := run(t, "", "--store", absent, "audit", "list"); code != 66 || !strings.Contains(errs, "no store here") {
+		t.Fatalf("audit list on no store: %d %s", code, errs)
+	}
+	if _, err := os.Stat(absent); !os.IsNotExist(err) {
+		t.Fatal("audit list created the store folder")
 	}
 }
 

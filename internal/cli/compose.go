@@ -18,17 +18,17 @@ import (
 func composeCommand(io IO) *cli.Command {
 	cmd := stageCommand(io, "compose", "render the subject's validated set into a course (canonical YAML)",
 		[]cli.Flag{
-			&cli.StringFlag{Name: "template", Usage: "definition, composed_relation, procedural, falsification or identity_anchor (default: subject.yaml)", EnvVars: []string{"FORMATION_COMPOSE_TEMPLATE"}},
-			&cli.StringFlag{Name: "vts", Usage: "file form: a ValidatedTripleSet JSON file (no store, no subject folder)", EnvVars: []string{"FORMATION_COMPOSE_VTS"}},
-			&cli.StringFlag{Name: "spec", Usage: "file form: a SubjectSpec JSON file", EnvVars: []string{"FORMATION_COMPOSE_SPEC"}},
-			&cli.StringFlag{Name: "bundle", Usage: "file form: the source_bundle_sha", Value: zeroSHA, EnvVars: []string{"FORMATION_COMPOSE_BUNDLE"}},
+			&cli.StringFlag{Name: "template", Usage: "definition, composed_relation, procedural, falsification or identity_anchor (default: subject.yaml)"},
+			&cli.StringFlag{Name: "vts", Usage: "file form: a ValidatedTripleSet JSON file (no store, no subject folder)"},
+			&cli.StringFlag{Name: "spec", Usage: "file form: a SubjectSpec JSON file"},
+			&cli.StringFlag{Name: "bundle", Usage: "file form: the source_bundle_sha", Value: zeroSHA},
 		},
 		func(ctx context.Context, c *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
 			p.Template = c.String("template")
 			return p.Compose(ctx, subject)
 		})
 	storeAction := cmd.Action
-	cmd.ArgsUsage = "SUBJECT | --vts FILE --spec FILE --template T"
+	cmd.ArgsUsage = "[SUBJECT]"
 	cmd.Action = func(c *cli.Context) error {
 		if c.String("vts") != "" || c.String("spec") != "" {
 			return composeFiles(c, io)
@@ -64,7 +64,7 @@ func composeFiles(c *cli.Context, io IO) error {
 		return exitcode.With(exitcode.Rejected, err)
 	}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, map[string]any{"course": course, "yaml": string(yaml)})
+		return emit(io, map[string]any{"course": course, "yaml": string(yaml)})
 	}
 	_, err = io.Stdout.Write(yaml)
 	return err

@@ -34,8 +34,8 @@ Other registered lanes have no runner here; unregistered lanes fail closed.
 Exits 0 when the stored result passes its shape's thresholds, 3 when it was
 stored but fails them, 65 for a lane, split or question set it cannot run.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "domain", Usage: "domain id from courses/domains.yaml (required)", EnvVars: []string{"FORMATION_EVAL_DOMAIN"}},
-			&cli.StringFlag{Name: "split", Value: "public", Usage: "public, holdout or dev", EnvVars: []string{"FORMATION_EVAL_SPLIT"}},
+			&cli.StringFlag{Name: "domain", Usage: "domain id from courses/domains.yaml (required)"},
+			&cli.StringFlag{Name: "split", Value: "public", Usage: "public, holdout or dev"},
 		},
 		Action: func(c *cli.Context) error { return runEval(c, io) },
 	}
@@ -50,14 +50,14 @@ type EvalOutput struct {
 }
 
 func runEval(c *cli.Context, io IO) error {
-	if c.NArg() != 1 || c.String("domain") == "" {
-		return exitcode.Newf(exitcode.Usage, "eval: give one LANE and --domain D; see `formation eval --help`")
+	if c.String("domain") == "" {
+		return exitcode.Newf(exitcode.Usage, "eval: --domain D is required; see `formation eval --help`")
 	}
 	trusted, err := trustedKeys(c)
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := createStore(c)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func runEval(c *cli.Context, io IO) error {
 		return auditStateError(c, io, s, "eval", evalError(err))
 	}
 	if wantJSON(c) {
-		err = writeJSON(io.Stdout, EvalOutput{SchemaVersion: "1.0.0", Object: out.Object, Ref: out.Ref, Result: out.Result})
+		err = emit(io, EvalOutput{SchemaVersion: "1.0.0", Object: out.Object, Ref: out.Ref, Result: out.Result})
 	} else {
 		printEval(io, out)
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"formation/mining"
 	"formation/pipeline"
@@ -17,36 +16,25 @@ import (
 
 func mineFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "jobs", Usage: "parallel readers (default: the number of CPUs); the bundle does not depend on it", EnvVars: []string{"FORMATION_JOBS"}},
-		&cli.BoolFlag{Name: "enable-llm-source", Usage: "allow the LLM ideation adapter (off: an llm source is refused)", EnvVars: []string{"FORMATION_ENABLE_LLM_SOURCE"}},
-		&cli.StringFlag{Name: "llm-command", Usage: "with --enable-llm-source: generate llm sources by running this command (no shell; prompt on stdin, model in FORMATION_LLM_MODEL) instead of reading their recorded output files", EnvVars: []string{"FORMATION_LLM_COMMAND"}},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel readers (default: the number of CPUs); the bundle does not depend on it"},
+		&cli.BoolFlag{Name: "enable-llm-source", Usage: "allow the LLM ideation adapter (off: an llm source is refused)"},
+		&cli.StringFlag{Name: "llm-command", Usage: "with --enable-llm-source: generate llm sources by running this command (no shell; prompt on stdin, model in FORMATION_LLM_MODEL) instead of reading their recorded output files"},
 	}
 }
 
-// configureMine applies the mining flags and, on a terminal, a progress bar
-// on stderr (never under --json, --quiet or CI=true).
-func configureMine(c *cli.Context, io IO, p *pipeline.Pipeline) {
+// configureMine applies the mining flags.
+func configureMine(c *cli.Context, p *pipeline.Pipeline) {
 	p.Jobs = c.Int("jobs")
 	p.EnableLLM = c.Bool("enable-llm-source")
 	if argv := strings.Fields(c.String("llm-command")); len(argv) > 0 {
 		p.LLM = mining.CommandLLM{Argv: argv}
-	}
-	f, ok := io.Stderr.(*os.File)
-	if quiet(c) || !ok || !term.IsTerminal(int(f.Fd())) {
-		return
-	}
-	bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("mining"),
-		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-	p.Progress = func(done, total int64) {
-		bar.ChangeMax64(total)
-		bar.Set64(done)
 	}
 }
 
 func mineCommand(io IO) *cli.Command {
 	return stageCommand(io, "mine", "read the subject's sources into an OreBundle (raw bytes and extracted texts stored as objects)", mineFlags(),
 		func(ctx context.Context, c *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
-			configureMine(c, io, p)
+			configureMine(c, p)
 			return p.Mine(ctx, subject)
 		})
 }
@@ -63,23 +51,21 @@ func autorunCommand(io IO) *cli.Command {
 		Name:      "autorun",
 		Usage:     "run mine, smelt, forge, compose, run and ratify; stop before promote",
 		ArgsUsage: "SUBJECT",
-		Flags:     append([]cli.Flag{explainFlag, issuedAtFlag}, mineFlags()...),
+		Flags:     append([]cli.Flag{explainFlag(), issuedAtFlag()}, mineFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := requireArgs(c, 1, "SUBJECT"); err != nil {
-				return err
-			}
-			p, err := newPipeline(c, io)
+			p, done, err := newPipeline(c, io)
 			if err != nil {
 				return err
 			}
-			configureMine(c, io, p)
+			defer done()
+			configureMine(c, p)
 			p.IssuedAt = c.String("issued-at")
 			results, err := p.Autorun(c.Context, c.Args().First())
 			if wantJSON(c) {
 				if results == nil {
 					results = []stage.Result{}
 				}
-				if werr := writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "subject": c.Args().First(), "stages": results}); werr != nil && err == nil {
+				if werr := emit(io, map[string]any{"schema_version": "1.0.0", "subject": c.Args().First(), "stages": results}); werr != nil && err == nil {
 					err = werr
 				}
 				return err
@@ -90,9 +76,68 @@ func autorunCommand(io IO) *cli.Command {
 				}
 			}
 			if err == nil && !quietFlag(c) {
-				fmt.Fprintf(io.Stderr, "autorun %s: ratified; promote with `formation promote --key KEY %s`\n", c.Args().First(), results[len(results)-1].Output)
+				fmt.Fprintf(io.Stderr, "autorun %s: ratified (report object %s); to promote it:\n", c.Args().First(), results[len(results)-1].Output)
+				line, missing := promoteHint(c, results[len(results)-1].Output)
+				fmt.Fprintf(io.Stderr, "  %s\n", line)
+				for _, m := range missing {
+					fmt.Fprintf(io.Stderr, "  (%s)\n", m)
+				}
 			}
 			return err
 		},
 	}
+}
+
+// promoteHint is the promote command line for a ratified report, written to
+// work when pasted from any folder: the store and the key files as absolute
+// names, taken from this command's flags and environment. What this command
+// cannot know (the curator's key, the trusted keys when none were given) is
+// a placeholder, explained in missing.
+func promoteHint(c *cli.Context, report string) (line string, missing []string) {
+	words := []string{"formation", "promote", "--store", absStoreURL(storeName(c))}
+	trusted := globalString(c, flagTrustedKeys)
+	if trusted == "" {
+		trusted = "TRUSTED_KEYS_FILE"
+		missing = append(missing, "TRUSTED_KEYS_FILE: the curators' public keys, e.g. the KEY_FILE.pub that `formation keygen --out KEY_FILE` wrote")
+	}
+	key := os.Getenv(envName("promote", "key"))
+	if key == "" {
+		key = os.Getenv("FORMATION_CURATOR_KEY") // the deprecated name, still read
+	}
+	if key == "" {
+		key = "KEY_FILE"
+		missing = append(missing, "KEY_FILE: your curator key (`formation keygen --out KEY_FILE` makes one)")
+	}
+	words = append(words, "--trusted-keys", absPath(trusted), "--key", absPath(key), report)
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " "), missing
+}
+
+// absStoreURL makes a file:// or plain-path store URL absolute.
+func absStoreURL(u string) string {
+	if strings.HasPrefix(u, "s3://") {
+		return u
+	}
+	return "file://" + absPath(strings.TrimPrefix(u, "file://"))
+}
+
+// absPath makes a path absolute; placeholders (upper-case words) stay.
+func absPath(p string) string {
+	if p == strings.ToUpper(p) && !strings.ContainsAny(p, "/.") {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@+,") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

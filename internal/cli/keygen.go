@@ -18,8 +18,8 @@ func keygenCommand(io IO) *cli.Command {
 a trusted-keys file naming that one key (give it to verifiers with
 --trusted-keys). Neither file may exist already. Formats: promote/README.md.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "private key file to create (FILE.pub is written beside it)", EnvVars: []string{"FORMATION_KEYGEN_OUT"}},
-			&cli.StringFlag{Name: "label", Usage: "label of the key in FILE.pub", EnvVars: []string{"FORMATION_KEYGEN_LABEL"}},
+			&cli.StringFlag{Name: "out", Usage: "private key file to create (FILE.pub is written beside it)"},
+			&cli.StringFlag{Name: "label", Usage: "label of the key in FILE.pub"},
 		},
 		Action: func(c *cli.Context) error { return runKeygen(c, io) },
 	}
@@ -35,8 +35,8 @@ type KeygenOutput struct {
 
 func runKeygen(c *cli.Context, io IO) error {
 	out := c.String("out")
-	if out == "" || c.NArg() > 0 {
-		return exitcode.Newf(exitcode.Usage, "keygen: give the key file with --out FILE and nothing else")
+	if out == "" {
+		return exitcode.Newf(exitcode.Usage, "keygen: give the key file with --out FILE")
 	}
 	k, err := signing.GenerateKey(rand.Reader)
 	if err != nil {
@@ -47,7 +47,7 @@ func runKeygen(c *cli.Context, io IO) error {
 	}
 	res := KeygenOutput{SchemaVersion: "1.0.0", KeyID: k.KeyID, PrivateKeyFile: out, PublicKeyFile: out + ".pub"}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, res)
+		return emit(io, res)
 	}
 	fmt.Fprintf(io.Stdout, "key %s\n", res.KeyID)
 	fmt.Fprintf(io.Stderr, "private key: %s (keep it secret; mode 0600)\npublic key:  %s (add it to the trusted keys)\n", res.PrivateKeyFile, res.PublicKeyFile)

@@ -42,17 +42,14 @@ on one line; FORMATION_EXPECT_HEAD) exits 77 when the reviewed state is not
 that one: pin the state promote printed to detect a rollback. --json writes
 the report (ledger.Report).`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "domain", Usage: "only this domain", EnvVars: []string{"FORMATION_LEDGER_DOMAIN"}},
-			&cli.StringFlag{Name: "registry", Value: defaultRegistry, Usage: "reviewer registry file", EnvVars: []string{"FORMATION_LEDGER_REGISTRY"}},
+			&cli.StringFlag{Name: "domain", Usage: "only this domain"},
+			&cli.StringFlag{Name: "registry", Value: defaultRegistry, Usage: "reviewer registry file"},
 		}, expectHeadFlags()...),
 		Action: func(c *cli.Context) error { return runLedger(c, io) },
 	}
 }
 
 func runLedger(c *cli.Context, io IO) error {
-	if c.NArg() > 0 {
-		return exitcode.Newf(exitcode.Usage, "ledger: no arguments; use --domain D")
-	}
 	trusted, err := trustedKeys(c)
 	if err != nil {
 		return err
@@ -71,7 +68,7 @@ func runLedger(c *cli.Context, io IO) error {
 		return auditStateError(c, io, s, "ledger", inputError("ledger", err))
 	}
 	if wantJSON(c) {
-		err = writeJSON(io.Stdout, rep)
+		err = emit(io, rep)
 	} else {
 		printLedger(io, rep)
 	}
@@ -104,17 +101,15 @@ func auditIntegrity(c *cli.Context, io IO, s store.Store, verb string, fails []l
 		parts[i] = f.Object + ": " + f.Reason
 	}
 	err := exitcode.Newf(exitcode.SealInvalid, "%d integrity failure(s): %s", len(fails), strings.Join(parts, "; "))
-	if aerr := auditWriter(s, io).Append(c.Context, recs...); aerr != nil {
-		return errors.Join(err, fmt.Errorf("audit: %w", aerr))
-	}
+	appendAudit(c, io, s, recs...)
 	return err
 }
 
 // expectHeadFlags are the flags that pin the reviewed state.
 func expectHeadFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "expect-head", Usage: "exit 77 unless the reviewed state (knowledge/state) is this digest", EnvVars: []string{"FORMATION_EXPECT_HEAD"}},
-		&cli.StringFlag{Name: "expect-head-file", Usage: "like --expect-head, the digest read from the first line of FILE", EnvVars: []string{"FORMATION_EXPECT_HEAD_FILE"}},
+		&cli.StringFlag{Name: "expect-head", Usage: "exit 77 unless the reviewed state (knowledge/state) is this digest"},
+		&cli.StringFlag{Name: "expect-head-file", Usage: "like --expect-head, the digest read from the first line of FILE"},
 	}
 }
 

@@ -11,29 +11,19 @@ import (
 	"testing"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
-
 	"formation/eval"
 	"formation/internal/testutil"
 	"formation/ledger"
 	"formation/ledger/ledgertest"
 )
 
-// runLedgerCLI runs `formation args...` with the eval, ledger, claim and
-// reviewers verbs (added when the command list does not carry them yet) and
-// returns exit code, stdout and stderr.
+// runLedgerCLI runs `formation args...` and returns exit code, stdout and
+// stderr.
 func runLedgerCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: func() time.Time { return ledgertest.Now }}
-	app := NewApp(io)
-	for _, cmd := range []func(IO) *ucli.Command{ledgerCommand, evalCommand, claimCommand, reviewersCommand} {
-		if c := cmd(io); app.Command(c.Name) == nil {
-			app.Commands = append(app.Commands, c)
-		}
-	}
-	markUsageErrors(app.Commands)
-	code := Main(app, append([]string{"formation"}, args...))
+	code := Main(NewApp(io), append([]string{"formation"}, args...))
 	return code, out.String(), errb.String()
 }
 
@@ -247,16 +237,27 @@ func TestReviewersCheckOriginalRegistry(t *testing.T) {
 	}
 }
 
-// strictLedger decodes the report with unknown fields refused, checks that
-// every key of the documented struct is present, and checks the enums and
-// the invariants between fields.
+// strictLedger decodes the report with unknown fields refused (but for the
+// error object of a failed run), checks that every key of the documented
+// struct is present, and checks the enums and the invariants between fields.
 func strictLedger(t *testing.T, data []byte) ledger.Report {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var rep ledger.Report
-	if err := dec.Decode(&rep); err != nil {
+	var doc struct {
+		ledger.Report
+		Error *struct {
+			Code    int    `json:"code"`
+			Reason  string `json:"reason"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("strict decode: %v\n%s", err, data)
+	}
+	rep := doc.Report
+	if doc.Error != nil && (doc.Error.Code == 0 || doc.Error.Reason == "" || doc.Error.Message == "") {
+		t.Fatalf("error object %+v", *doc.Error)
 	}
 	if dec.More() {
 		t.Fatal("more than one JSON document on stdout")

@@ -19,7 +19,7 @@ func packCommand(io IO) *cli.Command {
 		Subcommands: []*cli.Command{{
 			Name:      "ratify",
 			Usage:     "ratify a safety or identity pack through the pipeline and write its companion mastery report",
-			ArgsUsage: "PACK.json...",
+			ArgsUsage: "PACK_FILE...",
 			Description: `Composes an identity_anchor course from the pack (its boundaries or axes as
 concepts citing the exact bytes of their descriptions in the pack's canonical
 form, the canned override attempts as counter-claims), runs it twice through
@@ -34,7 +34,7 @@ With --check nothing is written: each pack must pass that ratification check
 as it is; a pack edited since its companion report exits 65
 (companion_report_stale), any other failure exits with its own code. CI runs
 it on every shipped pack.`,
-			Flags:  []cli.Flag{issuedAtFlag, &cli.BoolFlag{Name: "check", Usage: "write nothing; exit 65 when a pack changed since its companion report", EnvVars: []string{"FORMATION_PACK_CHECK"}}},
+			Flags:  []cli.Flag{issuedAtFlag(), &cli.BoolFlag{Name: "check", Usage: "write nothing; exit 65 when a pack changed since its companion report"}},
 			Action: func(c *cli.Context) error { return runPackRatify(c, io) },
 		}, {
 			Name:      "check",
@@ -61,7 +61,7 @@ only if the safety pack and the selected identity pack carry a valid
 signature from one of them (exit 77 otherwise); --trusted-keys (curators)
 neither replaces nor narrows it. Make a pack key with formation keygen. To
 rotate, sign again with the new key and replace the trusted pack keys file.`,
-			Flags:  []cli.Flag{&cli.StringFlag{Name: "key", Usage: "the pack signer's private key file (formation keygen)", EnvVars: []string{"FORMATION_PACK_KEY"}}},
+			Flags:  []cli.Flag{&cli.StringFlag{Name: "key", Usage: "the pack signer's private key file (formation keygen)"}},
 			Action: func(c *cli.Context) error { return runPackPromote(c, io) },
 		}},
 	}
@@ -144,16 +144,14 @@ func runPackRatifyCheck(c *cli.Context, io IO) error {
 }
 
 func runPackRatify(c *cli.Context, io IO) error {
-	if err := requireArgs(c, 1, "PACK.json"); err != nil {
-		return err
-	}
 	if c.Bool("check") {
 		return runPackRatifyCheck(c, io)
 	}
-	p, err := newPipeline(c, io)
+	p, done, err := newPipeline(c, io)
 	if err != nil {
 		return err
 	}
+	defer done()
 	var results []pipeline.PackResult
 	for _, path := range c.Args().Slice() {
 		res, err := p.RatifyPack(c.Context, path, c.String("issued-at"))
@@ -166,11 +164,11 @@ func runPackRatify(c *cli.Context, io IO) error {
 			if res.Kept {
 				state = "existing report kept (course and plan unchanged)"
 			}
-			fmt.Fprintf(io.Stderr, "pack %s (%s): %s: %s\n", res.PackID, res.Kind, state, res.ReportSHA256)
+			fmt.Fprintf(io.Stderr, "pack %s (%s): %s: report seal %s\n", res.PackID, res.Kind, state, res.ReportSHA256)
 		}
 	}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "packs": results})
+		return emit(io, map[string]any{"schema_version": "1.0.0", "packs": results})
 	}
 	return nil
 }

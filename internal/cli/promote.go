@@ -3,21 +3,25 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"formation/artifact"
 	"formation/internal/exitcode"
 	"formation/promote"
 	"formation/signing"
+	"formation/store"
 )
 
 func promoteCommand(io IO) *cli.Command {
 	return &cli.Command{
 		Name:      "promote",
 		Usage:     "apply a ratified course to the reviewed knowledge, signed by a curator",
-		ArgsUsage: "REPORT_DIGEST",
-		Description: `REPORT_DIGEST is the object digest of a stored mastery report. Promote
-verifies its seal (exit 77), that it is ratified (exit 3), the course's
+		ArgsUsage: "REPORT",
+		Description: `REPORT names a stored mastery report by its object digest (what autorun,
+ratify and status print) or by its seal (the report_sha256 inside it);
+promote says which one it resolved. Promote verifies the seal (exit 77), that it is ratified (exit 3), the course's
 prerequisites and that the validated set is the report's, reviews every
 concept and triple, signs an in-toto statement in a DSSE envelope with --key
 (which must be one of --trusted-keys, exit 77 otherwise), and moves the
@@ -27,28 +31,26 @@ for pinning (ledger and check --expect-head). Promoting the same report again
 does nothing and exits 0. A newer report of a promoted course replaces it only
 with --supersede; it prints the facts it adds and removes, and refuses to
 remove any (exit 65, removal_not_allowed) unless --allow-removal is given.
-Formats and reason codes: promote/README.md.`,
+Formats and reason codes: promote/README.md.
+
+Example (REPORT: the report object digest autorun printed):
+
+   $ formation promote REPORT --key curator.key --trusted-keys curator.key.pub`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "key", Usage: "the curator's private key file (formation keygen)", EnvVars: []string{"FORMATION_CURATOR_KEY"}},
-			&cli.BoolFlag{Name: "supersede", Usage: "replace the course's current promotion with this newer report", EnvVars: []string{"FORMATION_PROMOTE_SUPERSEDE"}},
-			&cli.BoolFlag{Name: "allow-removal", Usage: "let --supersede remove facts from the reviewed knowledge (each removal is audited)", EnvVars: []string{"FORMATION_PROMOTE_ALLOW_REMOVAL"}},
-			&cli.StringFlag{Name: "vts", Usage: "object digest of the validated set (default: ref index/validated/<validated_set_sha>)", EnvVars: []string{"FORMATION_PROMOTE_VTS"}},
-			&cli.StringFlag{Name: "envelope-out", Usage: "also write the promotion's DSSE envelope to this file", EnvVars: []string{"FORMATION_PROMOTE_ENVELOPE_OUT"}},
+			&cli.StringFlag{Name: "key", Usage: "the curator's private key file (formation keygen)"},
+			&cli.BoolFlag{Name: "supersede", Usage: "replace the course's current promotion with this newer report"},
+			&cli.BoolFlag{Name: "allow-removal", Usage: "let --supersede remove facts from the reviewed knowledge (each removal is audited)"},
+			&cli.StringFlag{Name: "vts", Usage: "object digest of the validated set (default: ref index/validated/<validated_set_sha>)"},
+			&cli.StringFlag{Name: "envelope-out", Usage: "also write the promotion's DSSE envelope to this file"},
 		},
 		Action: func(c *cli.Context) error { return runPromote(c, io) },
 	}
 }
 
 func runPromote(c *cli.Context, io IO) error {
-	if err := requireArgs(c, 1, "REPORT_DIGEST"); err != nil {
-		return err
-	}
-	if c.NArg() > 1 {
-		return exitcode.Newf(exitcode.Usage, "promote: one report digest at a time")
-	}
 	keyPath, trustedPath := c.String("key"), globalString(c, flagTrustedKeys)
 	if keyPath == "" || trustedPath == "" {
-		return exitcode.Newf(exitcode.Usage, "promote: --key FILE and the global --trusted-keys FILE are both required")
+		return exitcode.Newf(exitcode.Usage, "promote: --key FILE and --trusted-keys FILE are both required (FORMATION_PROMOTE_KEY, FORMATION_TRUSTED_KEYS)")
 	}
 	key, err := signing.LoadSigningKey(keyPath)
 	if err != nil {
@@ -62,8 +64,12 @@ func runPromote(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
+	report, err := resolveReport(c, io, s, c.Args().First())
+	if err != nil {
+		return err
+	}
 	p := &promote.Promoter{Store: s, Audit: auditWriter(s, io)}
-	res, err := p.Promote(c.Context, promote.Request{Report: c.Args().First(), VTS: c.String("vts"),
+	res, err := p.Promote(c.Context, promote.Request{Report: report, VTS: c.String("vts"),
 		Supersede: c.Bool("supersede"), AllowRemoval: c.Bool("allow-removal"), Key: key, Trusted: trusted})
 	if err != nil {
 		return err
@@ -78,25 +84,68 @@ func runPromote(c *cli.Context, io IO) error {
 		}
 	}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, res)
+		return emit(io, res)
 	}
 	printPromotion(io, res)
 	return nil
 }
 
+// resolveReport returns the object digest of the report REPORT names: the
+// digest itself when the store holds that object, else the object of the
+// subject whose latest ratify output carries that seal. It says on stderr
+// which one it resolved. Anything else passes through for promote to refuse.
+func resolveReport(c *cli.Context, io IO, s store.Store, given string) (string, error) {
+	if !store.ValidDigest(given) {
+		return given, nil
+	}
+	if ok, err := s.Has(c.Context, given); err != nil || ok {
+		if ok && !quietFlag(c) {
+			fmt.Fprintf(io.Stderr, "promote: %s is a report object digest\n", short(given))
+		}
+		return given, err
+	}
+	refs, err := s.ListRefs(c.Context, "subjects/")
+	if err != nil {
+		return "", err
+	}
+	for _, ref := range refs {
+		if !strings.HasSuffix(ref, "/ratify") {
+			continue
+		}
+		val, _, err := s.GetRef(c.Context, ref)
+		if err != nil {
+			return "", err
+		}
+		obj := strings.TrimSpace(string(val))
+		raw, err := s.Get(c.Context, obj)
+		if err != nil {
+			continue // promote reports the object's own problem when it is named
+		}
+		rep, err := artifact.Decode[artifact.MasteryReport](raw)
+		if err == nil && rep.ReportSHA256 == given {
+			if !quietFlag(c) {
+				fmt.Fprintf(io.Stderr, "promote: %s is the seal of report object %s (%s)\n", short(given), obj, ref)
+			}
+			return obj, nil
+		}
+	}
+	return given, nil
+}
+
 func printPromotion(io IO, res promote.Result) {
+	report := fmt.Sprintf("report object %s (seal %s)", res.ReportObject, res.ReportSHA256)
 	switch {
 	case res.Resigned:
-		fmt.Fprintf(io.Stdout, "signed again: course %s under report %s (its envelope no longer verified); envelope %s; reviewed state %s\n",
-			res.CourseID, res.ReportSHA256, res.Envelope, res.State)
+		fmt.Fprintf(io.Stdout, "signed again: course %s under %s (its envelope no longer verified); envelope %s; reviewed state %s\n",
+			res.CourseID, report, res.Envelope, res.State)
 		return
 	case res.Idempotent:
-		fmt.Fprintf(io.Stdout, "already promoted: course %s under report %s; nothing to do\n", res.CourseID, res.ReportSHA256)
+		fmt.Fprintf(io.Stdout, "already promoted: course %s under %s; nothing to do\n", res.CourseID, report)
 		return
 	case res.Superseded != "":
-		fmt.Fprintf(io.Stdout, "promoted course %s under report %s, superseding report %s\n", res.CourseID, res.ReportSHA256, res.Superseded)
+		fmt.Fprintf(io.Stdout, "promoted course %s under %s, superseding the report with seal %s\n", res.CourseID, report, res.Superseded)
 	default:
-		fmt.Fprintf(io.Stdout, "promoted course %s under report %s\n", res.CourseID, res.ReportSHA256)
+		fmt.Fprintf(io.Stdout, "promoted course %s under %s\n", res.CourseID, report)
 	}
 	fmt.Fprintf(io.Stdout, "  %d concept(s), %d triple(s), %d counter-claim(s) reviewed; envelope %s\n",
 		res.PromotedConcepts, res.PromotedTriples, res.PromotedCounters, res.Envelope)

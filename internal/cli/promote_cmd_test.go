@@ -10,36 +10,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"formation/artifact"
 	"formation/promote"
 	"formation/reviewed"
 	"formation/store"
 )
 
-// promoteApp is the formation app with keygen and promote present, whether
-// or not commands() lists them yet.
-func promoteApp(io IO) *cli.App {
-	app := NewApp(io)
-	have := map[string]bool{}
-	for _, c := range app.Commands {
-		have[c.Name] = true
-	}
-	for _, c := range []*cli.Command{keygenCommand(io), promoteCommand(io)} {
-		if !have[c.Name] {
-			app.Commands = append(app.Commands, c)
-		}
-	}
-	markUsageErrors(app.Commands)
-	return app
-}
-
 func runPromoteCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }}
-	code := Main(promoteApp(io), append([]string{"formation"}, args...))
+	code := Main(NewApp(io), append([]string{"formation"}, args...))
 	return code, out.String(), errb.String()
 }
 
@@ -133,7 +114,7 @@ func TestKeygenAndPromoteCommands(t *testing.T) {
 		t.Fatalf("newer report without --supersede: exit %d", code)
 	}
 	// report.ReportSHA256 still holds the promoted seal: the tampered copy kept it.
-	if code, out, _ := runPromoteCLI(t, append(base, "promote", "--key", key, "--supersede", newer)...); code != 0 || !strings.Contains(out, "superseding report "+report.ReportSHA256) {
+	if code, out, _ := runPromoteCLI(t, append(base, "promote", "--key", key, "--supersede", newer)...); code != 0 || !strings.Contains(out, "superseding the report with seal "+report.ReportSHA256) {
 		t.Fatalf("supersede: exit %d %q", code, out)
 	}
 }

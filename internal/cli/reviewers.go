@@ -39,14 +39,14 @@ valid and no signed claim fails, 77 otherwise.`,
 taken from --public-key, a FILE.pub written by formation keygen. Claims are
 added later with formation claim sign.`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "out", Usage: "registry file to create", EnvVars: []string{"FORMATION_REVIEWERS_OUT"}},
-					&cli.StringFlag{Name: "id", Usage: "reviewer_id", EnvVars: []string{"FORMATION_REVIEWERS_ID"}},
-					&cli.StringFlag{Name: "name", Usage: "display_name", EnvVars: []string{"FORMATION_REVIEWERS_NAME"}},
-					&cli.StringFlag{Name: "public-key", Usage: "the reviewer's FILE.pub (formation keygen)", EnvVars: []string{"FORMATION_REVIEWERS_PUBLIC_KEY"}},
-					&cli.StringSliceFlag{Name: "domains", Usage: "domains of a domain reviewer (default: a primary reviewer of every domain)", EnvVars: []string{"FORMATION_REVIEWERS_DOMAINS"}},
+					&cli.StringFlag{Name: "out", Usage: "registry file to create"},
+					&cli.StringFlag{Name: "id", Usage: "reviewer_id"},
+					&cli.StringFlag{Name: "name", Usage: "display_name"},
+					&cli.StringFlag{Name: "public-key", Usage: "the reviewer's FILE.pub (formation keygen)"},
+					&cli.StringSliceFlag{Name: "domains", Usage: "domains of a domain reviewer (default: a primary reviewer of every domain)"},
 					&cli.StringSliceFlag{Name: "scope", Value: cli.NewStringSlice(reviewers.ScopePack, reviewers.ScopeProposal, reviewers.ScopeChain, reviewers.ScopeEval),
-						Usage: "review scopes", EnvVars: []string{"FORMATION_REVIEWERS_SCOPE"}},
-					&cli.StringFlag{Name: "provenance", Value: "formation reviewers init", Usage: "provenance text", EnvVars: []string{"FORMATION_REVIEWERS_PROVENANCE"}},
+						Usage: "review scopes"},
+					&cli.StringFlag{Name: "provenance", Value: "formation reviewers init", Usage: "provenance text"},
 				},
 				Action: func(c *cli.Context) error { return runReviewersInit(c, io) },
 			},
@@ -75,9 +75,6 @@ type ClaimStatus struct {
 }
 
 func runReviewersCheck(c *cli.Context, io IO) error {
-	if c.NArg() != 1 {
-		return exitcode.Newf(exitcode.Usage, "reviewers check: give one FILE")
-	}
 	out := ReviewersCheckOutput{SchemaVersion: "1.0.0", Path: c.Args().First(), Reviewers: []string{}, Claims: []ClaimStatus{}}
 	reg, lerr := reviewers.Load(c.Context, out.Path)
 	if lerr != nil {
@@ -98,7 +95,7 @@ func runReviewersCheck(c *cli.Context, io IO) error {
 		}
 	}
 	if wantJSON(c) {
-		if err := writeJSON(io.Stdout, out); err != nil {
+		if err := emit(io, out); err != nil {
 			return err
 		}
 	} else {
@@ -111,11 +108,11 @@ func runReviewersCheck(c *cli.Context, io IO) error {
 // verify; a schema 1 claim is reported unsigned but does not fail the file.
 func reviewersCheckExit(out ReviewersCheckOutput) error {
 	if !out.Valid {
-		return quietExit(exitcode.SealInvalid)
+		return quietExit(exitcode.SealInvalid, out.Path+": invalid registry: "+out.Error)
 	}
 	for _, cl := range out.Claims {
 		if cl.Signed && !cl.Verified {
-			return quietExit(exitcode.SealInvalid)
+			return quietExit(exitcode.SealInvalid, "claim "+cl.Domain+" by "+cl.SignedBy+": "+cl.Reason)
 		}
 	}
 	return nil
@@ -138,7 +135,7 @@ func printReviewersCheck(io IO, out ReviewersCheckOutput) {
 
 func runReviewersInit(c *cli.Context, io IO) error {
 	out, id, name, pubPath := c.String("out"), c.String("id"), c.String("name"), c.String("public-key")
-	if out == "" || id == "" || name == "" || pubPath == "" || c.NArg() > 0 {
+	if out == "" || id == "" || name == "" || pubPath == "" {
 		return exitcode.Newf(exitcode.Usage, "reviewers init: --out, --id, --name and --public-key are all required")
 	}
 	pub, err := readPublicKeyFile(pubPath)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -13,22 +14,26 @@ import (
 	"formation/pipeline"
 	"formation/signing"
 	"formation/stage"
+	"formation/stagecache"
 )
 
 // explainFlag is every stage's --explain.
-var explainFlag = &cli.BoolFlag{Name: "explain", Usage: "say whether the stage cache hit and, on a miss, which ingredient changed", EnvVars: []string{"FORMATION_EXPLAIN"}}
+func explainFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "explain", Usage: "say whether the stage cache hit and, on a miss, which ingredient changed (the source file, the parameter, the upstream stage)"}
+}
 
-// newPipeline builds the pipeline of a command from the global flags.
-func newPipeline(c *cli.Context, io IO) (*pipeline.Pipeline, error) {
-	s, err := openStore(c)
+// newPipeline builds the pipeline of a command from the global flags, with
+// a progress bar on a terminal; done clears the last bar.
+func newPipeline(c *cli.Context, io IO) (p *pipeline.Pipeline, done func(), err error) {
+	s, err := createStore(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts, err := packOptions(c, io)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p := &pipeline.Pipeline{
+	p = &pipeline.Pipeline{
 		Env:        stage.NewEnv(s, auditWriter(s, io)),
 		CoursesDir: globalString(c, flagCoursesDir),
 		Packs:      opts,
@@ -36,7 +41,8 @@ func newPipeline(c *cli.Context, io IO) (*pipeline.Pipeline, error) {
 	if !quiet(c) {
 		p.Log = io.Stderr
 	}
-	return p, nil
+	p.OnProgress, done = progressFor(c, io)
+	return p, done, nil
 }
 
 // quiet reports whether progress and chatter are off: under --json,
@@ -62,15 +68,13 @@ func stageCommand(io IO, name, usage string, extra []cli.Flag, run func(context.
 		Name:      name,
 		Usage:     usage,
 		ArgsUsage: "SUBJECT",
-		Flags:     append([]cli.Flag{explainFlag}, extra...),
+		Flags:     append([]cli.Flag{explainFlag()}, extra...),
 		Action: func(c *cli.Context) error {
-			if err := requireArgs(c, 1, "SUBJECT"); err != nil {
-				return err
-			}
-			p, err := newPipeline(c, io)
+			p, done, err := newPipeline(c, io)
 			if err != nil {
 				return err
 			}
+			defer done()
 			res, err := run(c.Context, c, p, c.Args().First())
 			if res.Stage != "" {
 				if perr := reportStage(c, io, res); perr != nil && err == nil {
@@ -86,7 +90,7 @@ func stageCommand(io IO, name, usage string, extra []cli.Flag, run func(context.
 // line on stderr otherwise (plus the explanation when asked).
 func reportStage(c *cli.Context, io IO, res stage.Result) error {
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, res)
+		return emit(io, res)
 	}
 	if quietFlag(c) && !c.Bool("explain") {
 		return nil
@@ -99,19 +103,29 @@ func reportStage(c *cli.Context, io IO, res stage.Result) error {
 		fmt.Fprintf(io.Stderr, "%s %s: %s → %s\n", res.Stage, res.Subject, state, res.Output)
 	}
 	if c.Bool("explain") {
-		if res.Explain.Hit {
-			fmt.Fprintf(io.Stderr, "  explain: hit (key %s)\n", short(res.Explain.Key))
-		} else {
-			fmt.Fprintf(io.Stderr, "  explain: miss (key %s); changed: %s\n", short(res.Explain.Key), strings.Join(res.Explain.Changed, ", "))
-			for _, d := range res.Explain.Added {
-				fmt.Fprintf(io.Stderr, "    + input %s\n", d)
-			}
-			for _, d := range res.Explain.Removed {
-				fmt.Fprintf(io.Stderr, "    - input %s\n", d)
-			}
-		}
+		printExplain(io.Stderr, res.Explain)
 	}
 	return nil
+}
+
+// printExplain says why a stage ran: on a miss, which ingredient changed,
+// named as a person knows it (the source file, the parameter, the upstream
+// stage), then the digests of the inputs that came and went.
+func printExplain(w io.Writer, ex stagecache.Explanation) {
+	if ex.Hit {
+		fmt.Fprintf(w, "  explain: cache hit (key %s)\n", short(ex.Key))
+		return
+	}
+	fmt.Fprintf(w, "  explain: ran (key %s): %s\n", short(ex.Key), strings.Join(ex.Changed, ", "))
+	for _, b := range ex.Because {
+		fmt.Fprintf(w, "    %s\n", b)
+	}
+	for _, d := range ex.Added {
+		fmt.Fprintf(w, "    + input object %s\n", d)
+	}
+	for _, d := range ex.Removed {
+		fmt.Fprintf(w, "    - input object %s\n", d)
+	}
 }
 
 func forgeCommand(io IO) *cli.Command {
@@ -151,13 +165,11 @@ type StepLine struct {
 }
 
 func runNDJSON(c *cli.Context, io IO) error {
-	if err := requireArgs(c, 1, "SUBJECT"); err != nil {
-		return err
-	}
-	p, err := newPipeline(c, io)
+	p, done, err := newPipeline(c, io)
 	if err != nil {
 		return err
 	}
+	defer done()
 	res, runErr := p.Run(c.Context, c.Args().First())
 	if res.Output != "" {
 		raw, err := p.Env.Store.Get(c.Context, res.Output)
@@ -179,18 +191,20 @@ func runNDJSON(c *cli.Context, io IO) error {
 		}
 	}
 	if res.Stage != "" {
-		if err := writeJSON(io.Stdout, res); err != nil {
+		if err := emit(io, res); err != nil {
 			return err
 		}
 	}
 	return runErr
 }
 
-var issuedAtFlag = &cli.StringFlag{Name: "issued-at", Usage: "report time YYYY-MM-DDTHH:MM:SSZ (default: issued_at of subject.yaml; never the clock)", EnvVars: []string{"FORMATION_ISSUED_AT"}}
+func issuedAtFlag() cli.Flag {
+	return &cli.StringFlag{Name: "issued-at", Usage: "report time YYYY-MM-DDTHH:MM:SSZ (default: issued_at of subject.yaml; never the clock)"}
+}
 
 func ratifyCommand(io IO) *cli.Command {
 	return stageCommand(io, "ratify", "measure gates G1–G6 on the run record and seal a mastery report (exit 3 when gates fail)",
-		[]cli.Flag{issuedAtFlag},
+		[]cli.Flag{issuedAtFlag()},
 		func(ctx context.Context, c *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
 			p.IssuedAt = c.String("issued-at")
 			return p.Ratify(ctx, subject)

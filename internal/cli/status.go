@@ -3,12 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/urfave/cli/v2"
 
 	"formation/artifact"
-	"formation/audit"
 	"formation/internal/exitcode"
 	"formation/stage"
 	"formation/store"
@@ -20,13 +21,21 @@ var stageNames = []string{"mine", "smelt", "forge", "compose", "run", "ratify"}
 func statusCommand(io IO) *cli.Command {
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "show a subject's latest output, cache outcome and audit counts per stage, and its ratification verdict",
+		Usage:     "show a subject's latest output per stage (with its cache outcome and the audit records that producing it wrote) and its ratification verdict; an unknown subject exits 66",
 		ArgsUsage: "SUBJECT",
-		Action:    func(c *cli.Context) error { return runStatus(c, io) },
+		Description: `Reads only the store (and, for a subject that never ran, the courses folder);
+it never creates a store. The report is named by its object digest.
+
+Example:
+
+   $ formation status optics --json`,
+		Action: func(c *cli.Context) error { return runStatus(c, io) },
 	}
 }
 
-// StageStatus is one row of `formation status`.
+// StageStatus is one row of `formation status`. Audit counts, by kind, the
+// audit records written when the shown output was produced (a cache hit
+// shows those of the run that produced it), not every record ever.
 type StageStatus struct {
 	Stage    string         `json:"stage"`
 	Output   string         `json:"output"`
@@ -49,48 +58,55 @@ type StatusOutput struct {
 }
 
 func runStatus(c *cli.Context, io IO) error {
-	if err := requireArgs(c, 1, "SUBJECT"); err != nil {
-		return err
-	}
 	subject := c.Args().First()
 	if err := store.ValidSubjectID(subject); err != nil {
 		return exitcode.With(exitcode.Usage, err)
 	}
 	s, err := openStore(c)
+	if errors.Is(err, store.ErrNotFound) {
+		return exitcode.Newf(exitcode.NotFound, "status: unknown subject %s: %v", subject, err)
+	}
 	if err != nil {
 		return err
 	}
 	env := stage.NewEnv(s, auditWriter(s, io))
 	out := StatusOutput{SchemaVersion: artifact.SchemaVersion, Subject: subject, Stages: []StageStatus{},
 		Gates: []artifact.GateMeasurement{}, FailureReasons: []string{}}
-	recs, err := audit.List(c.Context, s, audit.Filter{Subject: subject})
-	if err != nil {
-		return err
-	}
+	known := false
 	for _, name := range stageNames {
 		row := StageStatus{Stage: name, Changed: []string{}, Audit: map[string]int{}}
-		for _, r := range recs {
-			if r.Stage == name {
-				row.Audit[r.Kind]++
-			}
-		}
 		lr, ok, err := env.ReadLastRun(c.Context, subject, name)
 		if err != nil {
 			return err
 		}
 		if ok {
 			row.Ran, row.Output, row.CacheHit, row.Changed = true, lr.Output, lr.CacheHit, lr.Changed
+			for k, n := range lr.AuditKinds {
+				row.Audit[k] = n
+			}
+			known = true
 		}
 		out.Stages = append(out.Stages, row)
+	}
+	if !known && !subjectFolderExists(c, subject) {
+		return exitcode.Newf(exitcode.NotFound, "status: unknown subject %s: nothing ran for it in %s and there is no folder %s",
+			subject, s, filepath.Join(coursesDir(c), subject))
 	}
 	if err := readVerdict(c, env, subject, &out); err != nil {
 		return err
 	}
 	if wantJSON(c) {
-		return writeJSON(io.Stdout, out)
+		return emit(io, out)
 	}
 	printStatus(io, out)
 	return nil
+}
+
+// subjectFolderExists reports whether the subject has a folder under
+// --courses-dir: a subject that never ran is still a known one.
+func subjectFolderExists(c *cli.Context, subject string) bool {
+	info, err := os.Stat(filepath.Join(coursesDir(c), subject))
+	return err == nil && info.IsDir()
 }
 
 func readVerdict(c *cli.Context, env *stage.Env, subject string, out *StatusOutput) error {

@@ -65,19 +65,18 @@ type VerifyOutput struct {
 }
 
 func runVerify(c *cli.Context, io IO) error {
-	if err := requireArgs(c, 1, "FILE"); err != nil {
-		return err
-	}
 	out := VerifyOutput{SchemaVersion: "1.0.0", Files: []FileVerdict{}}
-	allValid := true
+	invalid := 0
 	trusted := globalString(c, flagTrustedKeys)
 	for _, path := range c.Args().Slice() {
 		v := VerifyFileWithKeys(c.Context, path, trusted)
-		allValid = allValid && v.Valid
+		if !v.Valid {
+			invalid++
+		}
 		out.Files = append(out.Files, v)
 	}
 	if wantJSON(c) {
-		if err := writeJSON(io.Stdout, out); err != nil {
+		if err := emit(io, out); err != nil {
 			return err
 		}
 	} else {
@@ -92,8 +91,8 @@ func runVerify(c *cli.Context, io IO) error {
 			fmt.Fprintf(io.Stdout, "%-7s %s  %s\n", f.Kind, f.Path, verdict)
 		}
 	}
-	if !allValid {
-		return quietExit(exitcode.SealInvalid)
+	if invalid > 0 {
+		return quietExit(exitcode.SealInvalid, fmt.Sprintf("%d of %d file(s) invalid", invalid, len(out.Files)))
 	}
 	return nil
 }

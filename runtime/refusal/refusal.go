@@ -39,12 +39,15 @@ const (
 	ClosureViolation Reason = "closure_violation"
 	// SessionHalted: the session was halted by an earlier closure violation.
 	SessionHalted Reason = "session_halted"
+	// InputTooLong: a chat line too long for the caller to read at all; it
+	// never reached the runtime as a turn.
+	InputTooLong Reason = "input_too_long"
 )
 
 // All lists every reason except None, in a fixed order.
 func All() []Reason {
 	return []Reason{EmptyInput, MalformedInput, UngroundedRelation, ContradictedClaim, IdentityOverride,
-		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted}
+		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted, InputTooLong}
 }
 
 // Valid reports whether r is one of the reasons (None is not).

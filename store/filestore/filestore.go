@@ -20,6 +20,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -47,6 +48,48 @@ type Store struct {
 
 // Open opens (creating if needed) a store rooted at dir.
 func Open(dir string) (*Store, error) {
+	s, err := root(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, sub := range []string{core.ObjectsDir, core.RefsDir, "locks", "tmp"} {
+		if err := os.MkdirAll(s.path(sub), dirPerm); err != nil {
+			return nil, writeErr("open", s.root, err)
+		}
+	}
+	return s, nil
+}
+
+// OpenExisting opens the store rooted at dir without creating anything: a
+// folder that does not exist, or does not hold a store (no objects/ and
+// refs/ folders), is ErrNotFound. The folders a write needs (locks/, tmp/)
+// are added when they are missing and the folder allows it; when it does
+// not, the store still reads, and a write fails then.
+func OpenExisting(dir string) (*Store, error) {
+	s, err := root(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, sub := range []string{core.ObjectsDir, core.RefsDir} {
+		info, err := os.Stat(s.path(sub))
+		if err == nil && !info.IsDir() {
+			err = syscall.ENOTDIR
+		}
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return nil, core.Errorf("open", s.String(), core.ErrNotFound,
+				"no store here (no "+sub+"/ folder); commands that write create one")
+		}
+		if err != nil {
+			return nil, fsErr("open", s.String(), err)
+		}
+	}
+	for _, sub := range []string{"locks", "tmp"} {
+		_ = os.Mkdir(s.path(sub), dirPerm) // best effort: a read-only store still reads
+	}
+	return s, nil
+}
+
+func root(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, core.Errorf("open", dir, core.ErrInvalid, "empty folder name")
 	}
@@ -54,13 +97,7 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, core.E("open", dir, core.ErrInvalid, err)
 	}
-	s := &Store{root: abs}
-	for _, sub := range []string{core.ObjectsDir, core.RefsDir, "locks", "tmp"} {
-		if err := os.MkdirAll(s.path(sub), dirPerm); err != nil {
-			return nil, fsErr("open", abs, err)
-		}
-	}
-	return s, nil
+	return &Store{root: abs}, nil
 }
 
 // Dir returns the store's absolute root folder.
@@ -335,9 +372,10 @@ func (s *Store) RemoveTemp(ctx context.Context, cutoff time.Time) (int, error) {
 	return removed, nil
 }
 
-// fsErr classifies a filesystem error: a missing file is ErrNotFound; any
-// other failure of the folder (permissions, full disk, I/O) makes the store
-// unavailable, which callers may retry.
+// fsErr classifies a filesystem error: a missing file is ErrNotFound; a
+// folder the process may not use (permissions, a read-only file system) is
+// ErrConfig, which no retry fixes; any other failure (full disk, I/O) makes
+// the store unavailable, which callers may retry.
 func fsErr(op, key string, err error) error {
 	var se *core.Error
 	switch {
@@ -347,12 +385,15 @@ func fsErr(op, key string, err error) error {
 		return core.E(op, key, nil, err)
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		return core.E(op, key, core.ErrNotFound, err)
+	case notPermitted(err):
+		return core.E(op, key, core.ErrConfig, err)
 	}
 	return core.E(op, key, core.ErrUnavailable, err)
 }
 
-// writeErr classifies a failure while writing: whatever the cause (even a
-// vanished folder), the store cannot take writes right now.
+// writeErr classifies a failure while writing: a folder the process may not
+// write is ErrConfig; whatever else the cause (even a vanished folder), the
+// store cannot take writes right now.
 func writeErr(op, key string, err error) error {
 	var se *core.Error
 	switch {
@@ -360,6 +401,13 @@ func writeErr(op, key string, err error) error {
 		return err
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return core.E(op, key, nil, err)
+	case notPermitted(err):
+		return core.E(op, key, core.ErrConfig, fmt.Errorf("the store folder is not writable: %w", err))
 	}
 	return core.E(op, key, core.ErrUnavailable, err)
+}
+
+// notPermitted reports a permission or read-only file system error.
+func notPermitted(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }

@@ -19,7 +19,7 @@ func (s *Store) GetRef(ctx context.Context, name string) ([]byte, string, error)
 	}
 	raw, etag, err := s.read(ctx, s.Key(core.RefKey(name)))
 	if err != nil {
-		return nil, "", mapErr("getref", name, err)
+		return nil, "", s.classify(ctx, mapErr("getref", name, err))
 	}
 	_, value, err := core.DecodeRef(raw)
 	if err != nil {
@@ -58,7 +58,7 @@ func (s *Store) SetRef(ctx context.Context, name, old string, value []byte) (str
 	info, err := s.client.PutObject(ctx, s.cfg.Bucket, s.Key(core.RefKey(name)),
 		strings.NewReader(string(raw)), int64(len(raw)), opts)
 	if err != nil {
-		mapped := mapErr("setref", name, err)
+		mapped := s.classify(ctx, mapErr("setref", name, err))
 		if old != "" && errors.Is(mapped, core.ErrNotFound) {
 			// If-Match on a missing key: the version cannot match.
 			return "", core.E("setref", name, core.ErrPrecondition, err)
@@ -78,7 +78,7 @@ func (s *Store) SetRef(ctx context.Context, name, old string, value []byte) (str
 func (s *Store) currentGen(ctx context.Context, name, old string) (uint64, error) {
 	raw, etag, err := s.read(ctx, s.Key(core.RefKey(name)))
 	if err != nil {
-		mapped := mapErr("setref", name, err)
+		mapped := s.classify(ctx, mapErr("setref", name, err))
 		if errors.Is(mapped, core.ErrNotFound) {
 			return 0, core.Errorf("setref", name, core.ErrPrecondition, "ref does not exist")
 		}
@@ -108,14 +108,14 @@ func (s *Store) checkNesting(ctx context.Context, name string) error {
 		if err == nil {
 			return core.Errorf("setref", name, core.ErrInvalid, "a leading part of the name is itself a ref")
 		}
-		if mapped := mapErr("setref", name, err); !errors.Is(mapped, core.ErrNotFound) || isNoSuchBucket(err) {
+		if mapped := s.classify(ctx, mapErr("setref", name, err)); !errors.Is(mapped, core.ErrNotFound) || isNoSuchBucket(err) {
 			return mapped
 		}
 	}
 	below := minio.ListObjectsOptions{Prefix: s.Key(core.RefKey(name)) + "/", Recursive: true, MaxKeys: 1}
 	for obj := range s.client.ListObjects(ctx, s.cfg.Bucket, below) {
 		if obj.Err != nil {
-			return mapErr("setref", name, obj.Err)
+			return s.classify(ctx, mapErr("setref", name, obj.Err))
 		}
 		return core.Errorf("setref", name, core.ErrInvalid, "name is a folder of other refs")
 	}
@@ -131,7 +131,7 @@ func (s *Store) ListRefs(ctx context.Context, prefix string) ([]string, error) {
 	var out []string
 	for obj := range s.client.ListObjects(ctx, s.cfg.Bucket, minio.ListObjectsOptions{Prefix: base + prefix, Recursive: true}) {
 		if obj.Err != nil {
-			return nil, mapErr("listrefs", prefix, obj.Err)
+			return nil, s.classify(ctx, mapErr("listrefs", prefix, obj.Err))
 		}
 		name := strings.TrimPrefix(obj.Key, base)
 		if core.ValidRefName(name) == nil {

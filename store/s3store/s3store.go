@@ -20,6 +20,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -59,6 +60,11 @@ type Config struct {
 type Store struct {
 	cfg    Config
 	client *minio.Client
+	creds  *credentials.Credentials
+
+	probe    sync.Mutex // guards probed and bucketOK (checkNotFound)
+	probed   bool
+	bucketOK bool
 }
 
 // New returns a store for cfg. It does not contact the server: the first
@@ -68,8 +74,9 @@ func New(cfg Config) (*Store, error) {
 	if cfg.Bucket == "" || cfg.Endpoint == "" {
 		return nil, core.Errorf("open", "s3://"+cfg.Bucket, core.ErrInvalid, "bucket and endpoint are required")
 	}
+	c := creds(cfg)
 	client, err := minio.New(cfg.Endpoint, &minio.Options{
-		Creds:      creds(cfg),
+		Creds:      c,
 		Secure:     cfg.Secure,
 		Region:     cfg.Region,
 		MaxRetries: cfg.MaxRetries,
@@ -77,7 +84,7 @@ func New(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, core.E("open", "s3://"+cfg.Bucket, core.ErrInvalid, err)
 	}
-	return &Store{cfg: cfg, client: client}, nil
+	return &Store{cfg: cfg, client: client, creds: c}, nil
 }
 
 func withDefaults(cfg Config) Config {
@@ -154,7 +161,7 @@ func (s *Store) putObject(ctx context.Context, digest string, r io.ReaderAt, siz
 	if err == nil {
 		return nil
 	}
-	mapped := mapErr("put", digest, err)
+	mapped := s.classify(ctx, mapErr("put", digest, err))
 	if !errors.Is(mapped, core.ErrPrecondition) {
 		return mapped
 	}
@@ -196,12 +203,12 @@ func (s *Store) putMultipart(ctx context.Context, key string, r io.ReaderAt, siz
 func (s *Store) verify(ctx context.Context, digest string) error {
 	obj, err := s.client.GetObject(ctx, s.cfg.Bucket, s.Key(core.ObjectKey(digest)), minio.GetObjectOptions{})
 	if err != nil {
-		return mapErr("verify", digest, err)
+		return s.classify(ctx, mapErr("verify", digest, err))
 	}
 	defer obj.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, obj); err != nil {
-		return mapErr("verify", digest, err)
+		return s.classify(ctx, mapErr("verify", digest, err))
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
 		return core.Errorf("verify", digest, core.ErrCorrupt, "content hashes to "+got)
@@ -276,7 +283,7 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 	}
 	data, _, err := s.read(ctx, s.Key(core.ObjectKey(digest)))
 	if err != nil {
-		return nil, mapErr("get", digest, err)
+		return nil, s.classify(ctx, mapErr("get", digest, err))
 	}
 	if got := core.DigestOf(data); got != digest {
 		return nil, core.Errorf("get", digest, core.ErrCorrupt, "content hashes to "+got)
@@ -313,7 +320,7 @@ func (s *Store) Has(ctx context.Context, digest string) (bool, error) {
 	if err == nil {
 		return true, nil
 	}
-	mapped := mapErr("has", digest, err)
+	mapped := s.classify(ctx, mapErr("has", digest, err))
 	if errors.Is(mapped, core.ErrNotFound) && !isNoSuchBucket(err) {
 		return false, nil
 	}
@@ -327,7 +334,7 @@ func (s *Store) ListObjects(ctx context.Context) ([]string, error) {
 	var out []string
 	for obj := range s.client.ListObjects(ctx, s.cfg.Bucket, minio.ListObjectsOptions{Prefix: base, Recursive: true}) {
 		if obj.Err != nil {
-			return nil, mapErr("listobjects", "", obj.Err)
+			return nil, s.classify(ctx, mapErr("listobjects", "", obj.Err))
 		}
 		fan, digest, ok := strings.Cut(strings.TrimPrefix(obj.Key, base), "/")
 		if ok && core.ValidDigest(digest) && digest[:2] == fan {

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -136,22 +139,71 @@ func closedPort(t *testing.T) string {
 	return addr
 }
 
-// TestMissingBucket: writes and reads in a bucket that does not exist are
-// ErrNotFound (66). (Has cannot tell: a HEAD 404 has no body naming the
-// cause, so it reports the object as absent.)
+// TestMissingBucket: a bucket that does not exist is a configuration error
+// (78) for reads and writes alike.
 func TestMissingBucket(t *testing.T) {
 	server(t)
 	s, err := store.Open(t.Context(), "s3://no-such-bucket/p")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Put(t.Context(), []byte("x")); !errors.Is(err, store.ErrNotFound) || store.ExitCode(err) != 66 {
+	if _, err := s.Put(t.Context(), []byte("x")); !errors.Is(err, store.ErrConfig) || store.ExitCode(err) != 78 {
 		t.Fatalf("Put in a missing bucket: %v", err)
 	}
-	if _, err := s.SetRef(t.Context(), "subjects/x/mine", "", []byte("1")); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.SetRef(t.Context(), "subjects/x/mine", "", []byte("1")); !errors.Is(err, store.ErrConfig) {
 		t.Fatalf("SetRef in a missing bucket: %v", err)
 	}
-	if _, err := s.ListObjects(t.Context()); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.ListObjects(t.Context()); !errors.Is(err, store.ErrConfig) {
 		t.Fatalf("ListObjects in a missing bucket: %v", err)
+	}
+	if _, err := s.Has(t.Context(), strings.Repeat("a", 64)); !errors.Is(err, store.ErrConfig) {
+		t.Fatalf("Has in a missing bucket: %v", err)
+	}
+}
+
+// TestConfigAndDenied: each way of reaching the server wrongly gets its
+// kind: refused credentials ErrDenied (77); no credentials at all, https
+// against a plain-http server and an endpoint that is not an S3 server
+// ErrConfig (78).
+func TestConfigAndDenied(t *testing.T) {
+	srv := server(t)
+	notS3 := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(notS3.Close)
+	cfg := s3store.Config{Endpoint: srv.Endpoint, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey, Region: srv.Region, Bucket: srv.Bucket, Prefix: "cfg"}
+	cases := []struct {
+		name string
+		edit func(*s3store.Config)
+		kind error
+	}{
+		{"wrong secret", func(c *s3store.Config) { c.SecretKey = "not-the-secret" }, store.ErrDenied},
+		{"unknown access key", func(c *s3store.Config) { c.AccessKey = "NOSUCHKEY" }, store.ErrDenied},
+		{"no credentials", func(c *s3store.Config) { c.AccessKey, c.SecretKey = "", "" }, store.ErrConfig},
+		{"https against http", func(c *s3store.Config) { c.Secure = true }, store.ErrConfig},
+		{"not an S3 server", func(c *s3store.Config) { c.Endpoint = strings.TrimPrefix(notS3.URL, "http://") }, store.ErrConfig},
+	}
+	// No credentials file and no instance role either.
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("HOME", t.TempDir())
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := cfg
+			c.edit(&cfg)
+			s, err := s3store.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops := map[string]func() error{
+				"put":    func() error { _, err := s.Put(t.Context(), []byte("x")); return err },
+				"get":    func() error { _, err := s.Get(t.Context(), strings.Repeat("b", 64)); return err },
+				"getref": func() error { _, _, err := s.GetRef(t.Context(), "subjects/x/mine"); return err },
+				"setref": func() error { _, err := s.SetRef(t.Context(), "subjects/x/mine", "", []byte("1")); return err },
+				"list":   func() error { _, err := s.ListRefs(t.Context(), ""); return err },
+			}
+			for op, f := range ops {
+				if err := f(); !errors.Is(err, c.kind) {
+					t.Errorf("%s: %v, want %v", op, err, c.kind)
+				}
+			}
+		})
 	}
 }

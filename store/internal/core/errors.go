@@ -5,9 +5,12 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
+
+	"formation/internal/exitcode"
 )
 
 // Error kinds. Every error returned by a backend is an *Error whose Kind is one
@@ -19,6 +22,13 @@ var (
 	ErrPrecondition = errors.New("precondition failed")
 	ErrUnavailable  = errors.New("store unavailable")
 	ErrInvalid      = errors.New("invalid name")
+	// ErrConfig: the store is set up wrongly and no retry can help: an
+	// endpoint that is not an S3 server or does not hold the bucket, a TLS
+	// mismatch, malformed or missing credentials, a folder that cannot be
+	// written.
+	ErrConfig = errors.New("store misconfigured")
+	// ErrDenied: the server refused the credentials it was given.
+	ErrDenied = errors.New("credentials refused")
 )
 
 // Error describes a failed store operation.
@@ -75,4 +85,49 @@ func E(op, key string, kind, err error) *Error {
 // Errorf builds an *Error whose cause is a formatted message.
 func Errorf(op, key string, kind error, msg string) *Error {
 	return &Error{Op: op, Key: key, Kind: kind, Err: errors.New(msg)}
+}
+
+// ExitCode is the process exit code of the failure (exitcode.Coder): this
+// is the one place where store errors meet the exit-code table.
+func (e *Error) ExitCode() int {
+	switch e.Kind {
+	case ErrNotFound:
+		return exitcode.NotFound
+	case ErrCorrupt, ErrInvalid:
+		return exitcode.Rejected
+	case ErrPrecondition, ErrUnavailable:
+		return exitcode.Unavailable
+	case ErrConfig:
+		return exitcode.Config
+	case ErrDenied:
+		return exitcode.SealInvalid
+	}
+	switch {
+	case errors.Is(e.Err, context.Canceled):
+		return exitcode.Interrupted
+	case errors.Is(e.Err, context.DeadlineExceeded):
+		return exitcode.Unavailable
+	}
+	return exitcode.Internal
+}
+
+// Reason is the error's reason code for machine-readable failures.
+func (e *Error) ReasonCode() string {
+	switch e.Kind {
+	case ErrNotFound:
+		return "store_not_found"
+	case ErrCorrupt:
+		return "corrupt_object"
+	case ErrInvalid:
+		return "invalid_name"
+	case ErrPrecondition:
+		return "ref_race_lost"
+	case ErrUnavailable:
+		return "store_unavailable"
+	case ErrConfig:
+		return "store_misconfigured"
+	case ErrDenied:
+		return "credentials_refused"
+	}
+	return "store_error"
 }
