@@ -194,7 +194,7 @@ func TestUserPathReachesGeneratedAndRealSets(t *testing.T) {
 	loaded := shippedPacks(t)
 	checked := 0
 	for _, c := range all {
-		passes, err := run.DrivePlan(context.Background(), c.plan, c.vts, loaded, nil)
+		passes, err := run.DrivePlan(context.Background(), c.plan, c.vts, loaded, run.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -50,12 +50,12 @@ func allowCommand(io IO) *cli.Command {
 				Name:  "exclude",
 				Usage: "exclude evidence: a byte range of an extracted text (--text --start --end) or a sentence by its SHA-256 (--sentence), with a reason",
 				Flags: []cli.Flag{subject,
-					&cli.StringFlag{Name: "text", Usage: "the text_sha of an extracted text", EnvVars: []string{"FORMATION_ALLOW_TEXT"}},
-					&cli.Int64Flag{Name: "start", Usage: "first byte of the excluded range", Value: -1, EnvVars: []string{"FORMATION_ALLOW_START"}},
-					&cli.Int64Flag{Name: "end", Usage: "end of the excluded range (exclusive)", Value: -1, EnvVars: []string{"FORMATION_ALLOW_END"}},
-					&cli.StringFlag{Name: "sentence", Usage: "the SHA-256 of the sentence's bytes", EnvVars: []string{"FORMATION_ALLOW_SENTENCE"}},
-					&cli.StringFlag{Name: "reason", Usage: "why the evidence is excluded (required unless --remove)", EnvVars: []string{"FORMATION_ALLOW_REASON"}},
-					&cli.BoolFlag{Name: "remove", Usage: "remove the exclusion of this evidence instead", EnvVars: []string{"FORMATION_ALLOW_REMOVE"}},
+					&cli.StringFlag{Name: "text", Usage: "the text_sha of an extracted text"},
+					&cli.Int64Flag{Name: "start", Usage: "first byte of the excluded range", Value: -1},
+					&cli.Int64Flag{Name: "end", Usage: "end of the excluded range (exclusive)", Value: -1},
+					&cli.StringFlag{Name: "sentence", Usage: "the SHA-256 of the sentence's bytes"},
+					&cli.StringFlag{Name: "reason", Usage: "why the evidence is excluded (required unless --remove)"},
+					&cli.BoolFlag{Name: "remove", Usage: "remove the exclusion of this evidence instead"},
 				},
 				Action: func(c *cli.Context) error {
 					e, err := exclusionFlags(c)

@@ -45,7 +45,7 @@ func flagWords(f cli.Flag) []string {
 	switch f.(type) {
 	case *cli.BoolFlag:
 		return []string{name}
-	case *cli.IntFlag:
+	case *cli.IntFlag, *cli.Int64Flag:
 		return []string{name, "7"}
 	}
 	return []string{name, "sample-value"}

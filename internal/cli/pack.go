@@ -39,7 +39,7 @@ it on every shipped pack.`,
 		}, {
 			Name:      "check",
 			Usage:     "enforce the versioning policy between two versions of a pack",
-			ArgsUsage: "OLD.json NEW.json",
+			ArgsUsage: "OLD_FILE NEW_FILE",
 			Description: `Compares two versions of a safety or identity pack (not their ratification)
 and checks that NEW's version moved by exactly the bump the policy requires:
 a description or other text edit is a patch; a boundary or an identity axis
@@ -51,7 +51,7 @@ when the bump is right, 65 naming the rule broken.`,
 		}, {
 			Name:      "promote",
 			Usage:     "sign a ratified pack's ratification with a pack key",
-			ArgsUsage: "PACK.json",
+			ArgsUsage: "PACK_FILE",
 			Description: `Signs an in-toto statement about the ratified pack (its id, version, content
 digest and companion report) in a DSSE envelope with --key and writes it
 beside the pack as <pack>.promotion.dsse.json. The pack must pass the
