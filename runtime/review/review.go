@@ -172,9 +172,7 @@ func (g *Gate) normalize(s string) words {
 	if !isASCII(s) {
 		s = g.fold.Replace(s)
 	}
-	if hasSpelled(s) {
-		s = joinSpelled(s)
-	}
+	s = text.JoinSpelled(s)
 	if strings.Contains(s, "e-") || strings.Contains(s, "E-") {
 		s = joinRePrefix(s)
 	}
@@ -262,72 +260,6 @@ func joinRePrefix(s string) string {
 }
 
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || '0' <= c && c <= '9' }
-
-// minSpelled is how many letters a word spelled letter by letter needs
-// before it is joined ("e.g." stays as it is).
-const minSpelled = 3
-
-// singleLetter reports an ASCII letter at i with no letter or digit on
-// either side.
-func singleLetter(s string, i int) bool {
-	return isASCIILetter(s[i]) && (i == 0 || !isASCIIAlnum(s[i-1])) && (i+1 == len(s) || !isASCIIAlnum(s[i+1]))
-}
-
-// spellSeparator reports the characters that separate the letters of a
-// spelled-out word.
-func spellSeparator(c byte) bool { return strings.IndexByte(". -_*", c) >= 0 }
-
-// spelledRun returns the end of a run of single letters starting at i, all
-// separated by the same one separator ("d.i.s", "s-a-f"), and how many
-// letters it has.
-func spelledRun(s string, i int) (end, letters int) {
-	if !singleLetter(s, i) {
-		return i, 0
-	}
-	end, letters = i+1, 1
-	sep := byte(0)
-	for end+1 < len(s) && spellSeparator(s[end]) && (sep == 0 || s[end] == sep) && singleLetter(s, end+1) {
-		sep = s[end]
-		end += 2
-		letters++
-	}
-	return end, letters
-}
-
-func hasSpelled(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if end, n := spelledRun(s, i); n >= minSpelled {
-			return true
-		} else if n > 0 {
-			i = end - 1
-		}
-	}
-	return false
-}
-
-// joinSpelled writes every word spelled letter by letter as one word.
-func joinSpelled(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		end, n := spelledRun(s, i)
-		switch {
-		case n >= minSpelled:
-			for k := i; k < end; k += 2 {
-				b.WriteByte(s[k])
-			}
-			i = end
-		case n > 0:
-			b.WriteString(s[i:end])
-			i = end
-		default:
-			b.WriteByte(s[i])
-			i++
-		}
-	}
-	return b.String()
-}
 
 // expand appends tok to out with a contraction spelled out ("don't" → do
 // not, "you're" → you are, "name's" → name is); a possessive "'s" is dropped
