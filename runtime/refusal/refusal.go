@@ -39,12 +39,16 @@ const (
 	ClosureViolation Reason = "closure_violation"
 	// SessionHalted: the session was halted by an earlier closure violation.
 	SessionHalted Reason = "session_halted"
+	// IdentityHardBlock: the identity check flagged the turn's trajectory
+	// and the runtime runs with the identity hard-block policy on. Without
+	// that policy a flag is reported and never refuses.
+	IdentityHardBlock Reason = "identity_hard_block"
 )
 
 // All lists every reason except None, in a fixed order.
 func All() []Reason {
 	return []Reason{EmptyInput, MalformedInput, UngroundedRelation, ContradictedClaim, IdentityOverride,
-		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted}
+		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted, IdentityHardBlock}
 }
 
 // Valid reports whether r is one of the reasons (None is not).
