@@ -62,6 +62,13 @@ type Config struct {
 	MaxWalkDepth int
 	MaxWalkNodes int
 
+	// IdentityHardBlock turns a turn whose identity check flags its
+	// trajectory into the typed refusal identity_hard_block (before it is
+	// answered). Off by default: then a flag is reported on the response and
+	// the TurnEvent and never erases an answer. The run stage and
+	// ratification never set it.
+	IdentityHardBlock bool
+
 	// Sink receives one TurnEvent per turn; nil emits nowhere.
 	Sink trace.EventSink
 
@@ -98,7 +105,7 @@ func New(cfg Config) (*Runtime, error) {
 	if err := normalizeConfig(&cfg); err != nil {
 		return nil, err
 	}
-	geo, err := identity.NewGeometry(axesOf(cfg.Manifold))
+	geo, err := identity.NewGeometry(axesOf(cfg.Manifold), boundariesOf(cfg.Manifold, cfg.Safety))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
@@ -159,7 +166,18 @@ func normalizeConfig(cfg *Config) error {
 func axesOf(m *packs.Manifold) []identity.Axis {
 	var out []identity.Axis
 	for _, a := range m.ValueAxes() {
-		out = append(out, identity.Axis{ID: a.AxisID, Direction: a.Direction})
+		out = append(out, identity.Axis{ID: a.AxisID, Name: a.Name, Direction: a.Direction, Note: a.TheologicalNote})
+	}
+	return out
+}
+
+// boundariesOf lists the manifold's boundaries with the descriptions the
+// safety pack declares for them (an identity pack's own boundaries have
+// none).
+func boundariesOf(m *packs.Manifold, safety *packs.SafetyPack) []identity.Boundary {
+	var out []identity.Boundary
+	for _, id := range m.BoundaryIDs() {
+		out = append(out, identity.Boundary{ID: id, Description: safety.BoundaryDescriptions[id]})
 	}
 	return out
 }

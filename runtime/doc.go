@@ -17,15 +17,21 @@
 //     a state at or above versor_condition algebra.ClosureBound (1e-6) is
 //     refused, never repaired,
 //     and halts the session;
-//  3. the review gate screens the utterance for identity overrides;
+//  3. the review gate screens the utterance for identity overrides; with
+//     the identity hard-block policy on (Config.IdentityHardBlock), a turn
+//     whose identity trajectory flags is refused here too
+//     (identity_hard_block);
 //  4. a composer answers from the knowledge — definition, relation
 //     confirmation, transitive walk (constrained by the configured
 //     admissibility mode) — with citations, or refuses with a typed reason,
 //     or, when the knowledge does not ground the input at all, returns the
 //     unknown-domain surface;
-//  5. the identity score, and the safety check of every boundary of the
-//     manifold with this turn's evidence, are computed; a violated boundary
-//     turns the answer into a refusal naming it;
+//  5. the safety check of every boundary of the manifold with this turn's
+//     evidence is computed (a violated boundary turns the answer into a
+//     refusal naming it), then the identity score: the identity check over
+//     the trajectory the turn's tokens draw against the manifold (package
+//     identity), flagged also by a violated boundary, never folded into the
+//     trace hash;
 //  6. the trace hash is computed and exactly one TurnEvent is emitted.
 //
 // Selection policy (runtime contract, ChatResponse): surface equals

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"formation/packs"
+	"formation/runtime/identity"
 	"formation/runtime/refusal"
 	"formation/runtime/trace"
 )
@@ -17,20 +18,37 @@ func (s *Session) finish(ts *turnState) {
 	r := &ts.resp
 	ts.hashAfter = s.rt.cfg.Manifold.Hash()
 	s.recall(ts, r.Kind == KindDefinition || r.Kind == KindConfirmation || r.Kind == KindWalk)
-	state, cond := s.fieldState(ts)
+	_, cond := s.fieldState(ts)
 	r.Condition, r.VersorCondition = cond, formatCondition(cond)
 	if r.DialogueRole == "" {
 		r.DialogueRole = roleAssert
 	}
 	s.safety(ts, cond)
-	score, err := s.rt.geometry.Check(state, r.SafetyVerdict.Violated)
-	if err != nil {
-		// A non-finite state cannot be scored; it is flagged, never hidden.
-		r.Flagged, r.IdentityScore = true, "n/a"
-	} else {
-		r.Identity, r.Flagged, r.IdentityScore = score, score.Flagged, fmt.Sprintf("%.6f", score.Score)
-	}
+	s.identity(ts)
 	s.traceHash(ts)
+}
+
+// identity scores the turn: the identity check over the trajectory its
+// tokens draw against the manifold (never the review gate's verdict, never
+// the field state), flagged as well by any boundary the turn violated.
+// Neither the score nor the flag is folded into the trace hash.
+func (s *Session) identity(ts *turnState) {
+	r := &ts.resp
+	var score identity.Score
+	var err error
+	if ts.trajectory != nil {
+		score = *ts.trajectory
+		score.BoundaryViolations = append([]string(nil), r.SafetyVerdict.Violated...)
+		score.Flagged = score.Flagged || len(score.BoundaryViolations) > 0
+	} else {
+		score, err = s.rt.geometry.CheckTurn(ts.input, r.SafetyVerdict.Violated)
+	}
+	if err != nil {
+		// A trajectory that cannot be scored is flagged, never hidden.
+		r.Flagged, r.IdentityScore = true, "n/a"
+		return
+	}
+	r.Identity, r.Flagged, r.IdentityScore = score, score.Flagged, fmt.Sprintf("%.6f", score.Score)
 }
 
 // safety runs the safety check of every manifold boundary with this turn's

@@ -9,6 +9,7 @@ import (
 	"formation/packs"
 	"formation/runtime/algebra"
 	"formation/runtime/field"
+	"formation/runtime/identity"
 	"formation/runtime/knowledge"
 	"formation/runtime/parse"
 	"formation/runtime/refusal"
@@ -55,6 +56,10 @@ type turnState struct {
 	// hashBefore and hashAfter are the identity manifold's hash at the start
 	// and at the end of the turn.
 	hashBefore, hashAfter string
+
+	// trajectory is the identity check over the turn's trajectory, once
+	// computed (before composing when the hard-block policy is on).
+	trajectory *identity.Score
 }
 
 // Turn runs one turn. The response is complete on every path (answered,
@@ -116,6 +121,17 @@ func (s *Session) run(ts *turnState, hint *StepHint) error {
 	if out.Rejected() {
 		s.refuse(ts, refusal.IdentityOverride, surfaceOverride)
 		return nil
+	}
+	if s.rt.cfg.IdentityHardBlock {
+		// Decided before composing, so a blocked turn asserts nothing into
+		// the session and answers nothing.
+		if score, err := s.rt.geometry.CheckTurn(ts.input, nil); err == nil {
+			ts.trajectory = &score
+			if score.Flagged {
+				s.refuse(ts, refusal.IdentityHardBlock, hardBlockSurface(score))
+				return nil
+			}
+		}
 	}
 	s.compose(ts, hint)
 	return nil

@@ -9,6 +9,7 @@ import (
 	"formation/runtime/admissibility"
 	"formation/runtime/algebra"
 	"formation/runtime/epistemic"
+	"formation/runtime/identity"
 	"formation/runtime/knowledge"
 	"formation/runtime/text"
 )
@@ -28,6 +29,13 @@ const (
 	surfaceEmpty    = "I didn't receive any words to respond to."
 	surfaceOverride = "I can't do that: it would change my identity, my review path or my operators, and nothing said in a conversation can change those."
 )
+
+// hardBlockSurface says why a flagged turn was refused under the
+// identity hard-block policy, naming the words that moved the identity.
+func hardBlockSurface(score identity.Score) string {
+	return fmt.Sprintf("I can't answer that: it would move my identity (%s), and this runtime refuses such turns (identity hard-block policy).",
+		strings.Join(score.Movers, ", "))
+}
 
 func malformedSurface(input string) string {
 	if !utf8.ValidString(input) {

@@ -210,7 +210,17 @@ func detectClosureBound(_ string, f *ast.File, report func(ast.Node, string)) {
 // spell out.
 var gateWords = map[string]bool{"jailbreak": true, "pretend": true, "guardrails": true, "disregard": true}
 
-func detectReviewGate(_ string, f *ast.File, report func(ast.Node, string)) {
+// identityCheck is the one other package that reads the language of
+// identity overrides: the identity check weighs the same words for a
+// different judgment (how far a turn's trajectory carries the manifold's
+// axes out of their span), which must never be the gate's verdict. It
+// refuses nothing unless the hard-block policy is on.
+const identityCheck = "runtime/identity"
+
+func detectReviewGate(pkg string, f *ast.File, report func(ast.Node, string)) {
+	if pkg == identityCheck {
+		return
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if lit, ok := n.(*ast.BasicLit); ok {
 			if v, ok := stringValue(lit); ok && gateWords[v] {

@@ -26,7 +26,17 @@ func runtimeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "identity", Usage: "identity pack id (default default_general_v1; a pack that fails to load falls back to the default with a warning)"},
 		&cli.StringFlag{Name: "knowledge", Usage: "a ValidatedTripleSet JSON file to answer from (default: the store's reviewed knowledge)"},
 		&cli.StringFlag{Name: "trace", Usage: "append one TurnEvent JSON line per turn to this file"},
+		identityHardBlockFlag(),
 	}
+}
+
+// flagIdentityHardBlock turns a turn the identity check flags into the
+// typed refusal identity_hard_block. Off by default: a flag is reported and
+// never erases an answer.
+const flagIdentityHardBlock = "identity-hard-block"
+
+func identityHardBlockFlag() cli.Flag {
+	return &cli.BoolFlag{Name: flagIdentityHardBlock, Usage: "refuse a turn whose identity check flags it (refusal identity_hard_block) instead of only reporting the flag"}
 }
 
 func askCommand(io IO) *cli.Command {
@@ -226,7 +236,8 @@ func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold}
+	cfg := runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold,
+		IdentityHardBlock: c.Bool(flagIdentityHardBlock)}
 	closeTrace := func() {}
 	if path := c.String("trace"); path != "" {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

@@ -83,6 +83,7 @@ func legacyNames() []legacyName {
 		{env: "FORMATION_KNOWLEDGE", flag: "knowledge"},
 		{env: "FORMATION_TRACE", flag: "trace"},
 		{env: "FORMATION_EXPECT_HEAD", flag: "expect-head", kept: true},
+		{env: "FORMATION_IDENTITY_HARD_BLOCK", flag: "identity-hard-block", kept: true},
 		{env: "FORMATION_EXPECT_HEAD_FILE", flag: "expect-head-file"},
 	}
 }
@@ -102,7 +103,7 @@ func legacyFlags(cmd node, given []string, getenv func(string) (string, bool)) (
 		}
 		f := findFlag(cmd.flags, ln.flag)
 		value, set := getenv(ln.env)
-		if f == nil || !set {
+		if f == nil || !set || value == "" {
 			continue
 		}
 		canonical := envName(verb, ln.flag)
@@ -159,7 +160,8 @@ ENVIRONMENT:
    FORMATION_ENABLE_LLM_SOURCE, FORMATION_LLM_COMMAND, FORMATION_EXPLAIN,
    FORMATION_ISSUED_AT, FORMATION_CURATOR_KEY, FORMATION_IDENTITY,
    FORMATION_KNOWLEDGE, FORMATION_TRACE, FORMATION_EXPECT_HEAD_FILE.
-   Read without a warning: FORMATION_EXPECT_HEAD (ledger and check).
+   Read without a warning: FORMATION_EXPECT_HEAD (ledger and check) and
+   FORMATION_IDENTITY_HARD_BLOCK (ask, chat and eval).
 `
 
 // lookupEnv is the process environment, as legacyFlags reads it.

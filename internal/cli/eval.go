@@ -36,6 +36,7 @@ stored but fails them, 65 for a lane, split or question set it cannot run.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "domain", Usage: "domain id from courses/domains.yaml (required)"},
 			&cli.StringFlag{Name: "split", Value: "public", Usage: "public, holdout or dev"},
+			identityHardBlockFlag(),
 		},
 		Action: func(c *cli.Context) error { return runEval(c, io) },
 	}
@@ -118,7 +119,9 @@ func runtimeFactory(c *cli.Context, io IO) (func(*knowledge.Knowledge) (*runtime
 	if err != nil {
 		return nil, err
 	}
+	hardBlock := c.Bool(flagIdentityHardBlock)
 	return func(k *knowledge.Knowledge) (*runtime.Runtime, error) {
-		return runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold})
+		return runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold,
+			IdentityHardBlock: hardBlock})
 	}, nil
 }

@@ -378,3 +378,18 @@ func writeFile(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// eval takes --identity-hard-block (and FORMATION_IDENTITY_HARD_BLOCK): the
+// lanes' ordinary questions do not flag, so every lane still passes with it.
+func TestEvalWithIdentityHardBlock(t *testing.T) {
+	w := newCLIWorld(t)
+	for _, lane := range ledgertest.Lanes {
+		if code, out, errs := w.run(t, "eval", "--identity-hard-block", "--domain", ledgertest.Domain, lane); code != 0 {
+			t.Fatalf("eval --identity-hard-block %s: exit %d\n%s%s", lane, code, out, errs)
+		}
+	}
+	t.Setenv("FORMATION_IDENTITY_HARD_BLOCK", "1")
+	if code, out, errs := w.run(t, "eval", "--domain", ledgertest.Domain, eval.LaneDomainQA); code != 0 {
+		t.Fatalf("eval with FORMATION_IDENTITY_HARD_BLOCK=1: exit %d\n%s%s", code, out, errs)
+	}
+}

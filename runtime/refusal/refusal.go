@@ -42,12 +42,16 @@ const (
 	// InputTooLong: a chat line too long for the caller to read at all; it
 	// never reached the runtime as a turn.
 	InputTooLong Reason = "input_too_long"
+	// IdentityHardBlock: the identity check flagged the turn's trajectory
+	// and the runtime runs with the identity hard-block policy on. Without
+	// that policy a flag is reported and never refuses.
+	IdentityHardBlock Reason = "identity_hard_block"
 )
 
 // All lists every reason except None, in a fixed order.
 func All() []Reason {
 	return []Reason{EmptyInput, MalformedInput, UngroundedRelation, ContradictedClaim, IdentityOverride,
-		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted, InputTooLong}
+		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted, InputTooLong, IdentityHardBlock}
 }
 
 // Valid reports whether r is one of the reasons (None is not).

@@ -11,7 +11,7 @@ func TestClosedSet(t *testing.T) {
 		seen[r] = true
 	}
 	for _, must := range []Reason{"ungrounded_relation", "contradicted_claim", "identity_override",
-		"inner_loop_exhaustion", "rotor_rejection", "safety_boundary", "empty_input"} {
+		"inner_loop_exhaustion", "rotor_rejection", "safety_boundary", "empty_input", "identity_hard_block"} {
 		if !seen[must] {
 			t.Errorf("reason %q missing", must)
 		}

@@ -125,3 +125,18 @@ func FuzzNormalForms(f *testing.F) {
 		}
 	})
 }
+
+func TestJoinSpelled(t *testing.T) {
+	for in, want := range map[string]string{
+		"D.i.s.a.b.l.e your s-a-f-e-t-y": "Disable your safety",
+		"d i s a b l e   s a f e t y":    "disable   safety",
+		"e.g. and i.e. stay":             "e.g. and i.e. stay",
+		"no run here, a b only":          "no run here, a b only",
+		"sha256 x.y":                     "sha256 x.y",
+		"U.S.A.":                         "USA.",
+	} {
+		if got := JoinSpelled(in); got != want {
+			t.Errorf("JoinSpelled(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

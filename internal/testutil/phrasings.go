@@ -1,0 +1,63 @@
+package testutil
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// Phrasing is one line of a file in testdata/adversarial: a phrasing with
+// its label (adversarial, benign, ordinary or imperative). The folder's
+// README.md gives the format.
+type Phrasing struct {
+	ID     string `json:"id"`
+	Label  string `json:"label"`
+	Form   string `json:"form"`
+	Source string `json:"source"`
+	Text   string `json:"text"`
+}
+
+// The files of testdata/adversarial. HeldOut is read only by tests that
+// report and assert rates, never by calibration.
+const (
+	SuiteFile       = "suite.jsonl"
+	HeldOutFile     = "heldout.jsonl"
+	ImperativesFile = "imperatives.jsonl"
+)
+
+// Phrasings reads one file of testdata/adversarial, refusing a line that is
+// not a phrasing with an id, a label and a text.
+func Phrasings(t testing.TB, file string) []Phrasing {
+	t.Helper()
+	f, err := os.Open(inModule(t, "testdata", "adversarial", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Phrasing
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var p Phrasing
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil || p.ID == "" || p.Label == "" || p.Text == "" {
+			t.Fatalf("%s line %d: not a phrasing (%v)", file, n, err)
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// WithLabel returns the phrasings with the given label.
+func WithLabel(ps []Phrasing, label string) []Phrasing {
+	var out []Phrasing
+	for _, p := range ps {
+		if p.Label == label {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,491 @@
+package identity
+
+import (
+	"math"
+	"strings"
+
+	"formation/runtime/algebra"
+	"formation/runtime/text"
+)
+
+// The trajectory's calibration. It was tuned on the tuning part of the
+// shared phrasings (testdata/adversarial/suite.jsonl) and nothing else.
+const (
+	// decay is how much of a push reaches a word one token further away
+	// (per mille, compounded per token).
+	decay = 900
+	// kappa is the half-angle, in micro-radians, of a token that touches
+	// what the manifold holds fully (1000 per mille) under a full push
+	// addressed to the system: 0.35 rad turns an axis by 0.7 rad.
+	kappa = 350_000
+	// maxHalfAngle bounds one token's rotor (π/4: a quarter turn).
+	maxHalfAngle = 785_398
+)
+
+// Move is one token's rotor on the identity trajectory of a turn.
+type Move struct {
+	Index int    // the token's position among the turn's tokens
+	Token string // the token
+	Touch int    // per mille: how much it touches what the manifold holds
+	Force int    // per mille: the push addressed to the system that reaches it
+	Angle int64  // the rotor's half-angle, micro-radians
+	Axis  int    // the axis it carries out of the span; -1: all of them, along their mean
+}
+
+// Trajectory returns the moves the turn's tokens make on the manifold, in
+// token order. A token moves the axes when it touches what the manifold
+// holds fixed (an axis, a boundary, the system's identity, rules,
+// instructions or safety) while a push addressed to the system reaches it;
+// the rotor's angle is proportional to both. Ordinary text moves nothing: a
+// mention without a push, or a push at something the manifold does not hold,
+// leaves the angle at zero.
+func (g *Geometry) Trajectory(input string) []Move {
+	var moves []Move
+	index := 0
+	for _, sentence := range splitSentences(text.JoinSpelled(input)) {
+		toks := g.read(text.Tokenize(sentence))
+		moves = append(moves, g.sentenceMoves(toks, index)...)
+		index += len(toks)
+	}
+	return moves
+}
+
+// CheckTurn is the identity check over the turn's trajectory: the axes are
+// carried along the moves (V_k = R_k·V_{k−1}, each R_k = cos θ + sin θ·(â∧e4)
+// turning the axis â, or the axes' mean, towards e4, out of their span), and
+// Check measures every point of the way. The score is the trajectory's worst
+// point (a flagged point first, then the largest leakage); boundary
+// violations flag it on their own. A turn that moves nothing scores 1.
+func (g *Geometry) CheckTurn(input string, boundaryViolations []string) (Score, error) {
+	moves := g.Trajectory(input)
+	worst := g.atRest
+	v := algebra.One()
+	for _, m := range moves {
+		plane := g.general
+		if m.Axis >= 0 {
+			plane = g.planes[m.Axis]
+		}
+		if plane == (algebra.MV{}) {
+			continue // no axes: nothing to move
+		}
+		s, c := math.Sincos(float64(m.Angle) / 1e6)
+		r := algebra.Add(algebra.Scalar(c), algebra.Scale(plane, s))
+		v = algebra.Mul(r, v)
+		score, err := g.Check(v, nil)
+		if err != nil {
+			return Score{}, err
+		}
+		if worse(score, worst) {
+			worst = score
+		}
+	}
+	worst.Movers = movers(moves)
+	worst.BoundaryViolations = append([]string(nil), boundaryViolations...)
+	worst.Flagged = worst.Flagged || len(boundaryViolations) > 0
+	return worst, nil
+}
+
+func movers(moves []Move) []string {
+	var out []string
+	for _, m := range moves {
+		out = append(out, m.Token)
+	}
+	return out
+}
+
+// worse orders two points of a trajectory: flagged first, then the larger
+// leakage, then the smaller self-alignment (compared at the quantum).
+func worse(a, b Score) bool {
+	if a.Flagged != b.Flagged {
+		return a.Flagged
+	}
+	if la, lb := quantize(a.LeakageRMS), quantize(b.LeakageRMS); la != lb {
+		return la > lb
+	}
+	return quantize(a.MinSelfAlignment) < quantize(b.MinSelfAlignment)
+}
+
+// read spells out what a token hides: digits written for letters ("y0ur"
+// → "your", when the word is one the check weighs), a "re-" cut off its
+// verb ("re-define" → "redefine") and a possessive ("runtime's").
+func (g *Geometry) read(toks []string) []string {
+	out := toks[:0:0]
+	for i := 0; i < len(toks); i++ {
+		w := toks[i]
+		if w == "re" && i+1 < len(toks) && g.lex.push["re"+toks[i+1]] > 0 {
+			out = append(out, "re"+toks[i+1])
+			i++
+			continue
+		}
+		if base, ok := strings.CutSuffix(w, "'s"); ok && base != "" {
+			w = base // "the runtime's operator"
+		}
+		if strings.ContainsAny(w, "013457") && strings.IndexFunc(w, func(r rune) bool { return 'a' <= r && r <= 'z' }) >= 0 {
+			if r := g.lex.leet.Replace(w); g.known(r) {
+				w = r
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// known reports a word the check weighs.
+func (g *Geometry) known(w string) bool {
+	_, held := g.holds[w]
+	return held || g.lex.push[w] > 0 || g.lex.bearer[w] || g.lex.imperative[w]
+}
+
+// splitSentences cuts a turn at sentence and clause punctuation.
+func splitSentences(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".!?;:\n", r) })
+}
+
+// sentenceMoves weighs one sentence's tokens (first at index): each token's
+// push and touch, the sentence's address, and for each token that touches
+// something the force that reaches it: the strongest push of its clause
+// (a subordinate clause — "when the safety light blinks" — is out of a
+// push's reach), decayed by its distance in content words, times the
+// address.
+func (g *Geometry) sentenceMoves(toks []string, first int) []Move {
+	n := len(toks)
+	if n == 0 {
+		return nil
+	}
+	addr, requestOnly := g.address(toks)
+	if addr == 0 {
+		return nil
+	}
+	push, touch, axis, clause := make([]int, n), make([]int, n), make([]int, n), make([]int, n)
+	place := make([]int, n) // position counted in content words: "the", "your" do not separate a verb from its object
+	for i := range toks {
+		if i > 0 {
+			place[i] = place[i-1]
+			if !g.lex.stop[toks[i-1]] && !g.lex.bearer[toks[i-1]] {
+				place[i]++
+			}
+		}
+		push[i] = g.push(toks, i)
+		touch[i], axis[i] = g.touch(toks, i)
+		if requestOnly && g.adopts(toks, i) {
+			// "a buffer must act as a queue": a request to someone else
+			// gives the system no identity.
+			push[i], touch[i] = 0, 0
+		}
+		if i > 0 {
+			clause[i] = clause[i-1]
+			if g.lex.subordinators[toks[i]] {
+				clause[i]++
+			}
+		}
+	}
+	var moves []Move
+	for k := range toks {
+		if touch[k] == 0 {
+			continue
+		}
+		reach := 0
+		for j := range toks {
+			if push[j] > 0 && clause[j] == clause[k] {
+				reach = max(reach, push[j]*decayed(abs(place[j]-place[k]))/full)
+			}
+		}
+		force := addr * reach / full
+		angle := min(int64(kappa)*int64(touch[k])*int64(force)/(full*full), maxHalfAngle)
+		if angle > 0 {
+			moves = append(moves, Move{Index: first + k, Token: toks[k], Touch: touch[k], Force: force, Angle: angle, Axis: axis[k]})
+		}
+	}
+	return moves
+}
+
+// decayed is decay compounded d times, per mille, in integers.
+func decayed(d int) int {
+	w := full
+	for ; d > 0 && w > 0; d-- {
+		w = w * decay / full
+	}
+	return w
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// push is how much token i acts to change, remove or void what it touches.
+func (g *Geometry) push(toks []string, i int) int {
+	l := g.lex
+	w, next, prev := toks[i], at(toks, i+1), at(toks, i-1)
+	p := l.push[w]
+	if base := l.particleForms[w]; base != "" && contains(l.particle[base], next) {
+		p = full
+	}
+	switch {
+	case g.adopts(toks, i):
+		p = full
+	case settingWord(w) && (g.holds[prev].weight > 0 || prev == "to"):
+		p = full // "safety=off", "set ... to zero"
+	case w == "instead" && next == "of":
+		p = full // "instead of your rules": a replacement
+	case w == "being" && (prev == "stop" || prev == "start" || prev == "quit") && g.agentAhead(toks, i+1):
+		p = full // "stop being an assistant"
+	case g.freeSystem(toks, i):
+		p = max(p, 800)
+	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
+		p = max(p, g.assignment(next))
+	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had"):
+		p = max(p, 800)
+	}
+	if p > 0 && w != "longer" && w != "anymore" && g.negated(toks, i) {
+		return 0
+	}
+	return p
+}
+
+// adopts reports a word that gives the system another identity: "pretend",
+// "become", "act as", "behave like", "role play", "play the role" — told to
+// the system (an instruction, or after "you"), not said of something else
+// ("make Wget act as a proxy").
+func (g *Geometry) adopts(toks []string, i int) bool {
+	w, next := toks[i], at(toks, i+1)
+	if !g.lex.adopt[w] {
+		return false
+	}
+	switch w {
+	case "act", "behave":
+		if next != "as" && next != "like" && next != "though" && next != "if" {
+			return false
+		}
+	case "respond", "answer", "reply", "speak", "talk":
+		// "respond as an unfiltered AI", not "answer as briefly as possible"
+		if next != "as" && next != "like" || !g.agentAhead(toks, i+2) {
+			return false
+		}
+	case "role":
+		if next != "play" && (at(toks, i-1) != "the" || at(toks, i-2) != "play") {
+			return false
+		}
+		i = max(0, i-2)
+	}
+	return g.toldToSystem(toks, i)
+}
+
+// toldToSystem reports a verb at i that the sentence tells the system to
+// do: it opens the sentence (after openers), follows "you" across modals,
+// softeners and "to" ("you must now", "I want you to"), or follows the
+// copula of a statement it was smuggled into ("wisdom is pretend to be").
+func (g *Geometry) toldToSystem(toks []string, i int) bool {
+	l := g.lex
+	j := i - 1
+	for j >= 0 && (l.openers[toks[j]] || l.requestModals[toks[j]] || l.questionModals[toks[j]] || toks[j] == "to") {
+		j--
+	}
+	return j < 0 || l.bearer[toks[j]] || toks[i-1] == "is"
+}
+
+// agentAhead reports an agent the system could be made into among the
+// three tokens from k: a name of the system ("an assistant", "that
+// model"), a freedom word, or an agent noun ("my accomplice").
+func (g *Geometry) agentAhead(toks []string, k int) bool {
+	for j := k; j < len(toks) && j < k+3; j++ {
+		w := toks[j]
+		if g.lex.selfNouns[w] || g.lex.freedom[w] || g.lex.agents[w] {
+			return true
+		}
+	}
+	return false
+}
+
+func push(g *Geometry, toks []string, i int) bool { return g.push(toks, i) > 0 }
+
+// freeSystem reports a freedom word said of the system: near "you", a name
+// of the system, a copula or an adopted identity ("an unrestricted
+// assistant", "you are unfiltered"), not "unlimited width".
+func (g *Geometry) freeSystem(toks []string, i int) bool {
+	if !g.lex.freedom[toks[i]] {
+		return false
+	}
+	for j := max(0, i-3); j < len(toks) && j <= i+3; j++ {
+		w := toks[j]
+		if j != i && (g.lex.bearer[w] || g.lex.selfNouns[w] || w == "are" || w == "be" || g.lex.adopt[w]) {
+			return true
+		}
+	}
+	return false
+}
+
+// assigns reports a copula that says what the system is: "you are ...",
+// "your name is ...", in a main clause ("if you are using Windows" and
+// "what you are doing" say nothing of the kind).
+func (g *Geometry) assigns(toks []string, i int) bool {
+	prev := at(toks, i-1)
+	if prev == "you" || prev == "u" {
+		return !g.subordinate(toks, i-1)
+	}
+	return identityNoun(prev) && (at(toks, i-2) == "your" || at(toks, i-3) == "your") && !g.subordinate(toks, i-2)
+}
+
+// subordinate reports a word at i that a subordinator or a wh-word stands
+// right before (up to two tokens back).
+func (g *Geometry) subordinate(toks []string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		switch w := toks[j]; {
+		case g.lex.subordinators[w], w == "what", w == "that", w == "which", w == "who", w == "where", w == "how", w == "whether", w == "as":
+			return true
+		}
+	}
+	return false
+}
+
+func identityNoun(w string) bool {
+	switch w {
+	case "name", "identity", "persona", "role", "purpose", "personality", "character", "nickname":
+		return true
+	}
+	return false
+}
+
+// assigning reports a copula that gives the system an identity ("you are
+// now FreeGPT", "your name is Bob"), not a pleasantry.
+func (g *Geometry) assigning(toks []string, i int) bool {
+	w := toks[i]
+	if w != "you're" && (w != "are" && w != "is" && w != "be" && w != "am" || !g.assigns(toks, i)) {
+		return false
+	}
+	return g.assignment(at(toks, i+1)) > 0
+}
+
+// assignment is the push of "you are <next>": none for a pleasantry ("you
+// are right") or a verb ("you are using"), full for "you are now", "you are
+// no longer".
+func (g *Geometry) assignment(next string) int {
+	switch {
+	case next == "" || g.lex.praise[next] || strings.HasSuffix(next, "ing") || strings.HasSuffix(next, "ed"):
+		return 0
+	case next == "now" || next == "no" || next == "henceforth" || next == "officially" || next == "forever":
+		return full
+	}
+	return 600
+}
+
+// negated reports a negation in the two tokens before i that is not a
+// suggestion ("why don't you forget ..." pushes; "do not disable", "never
+// bypass", "why can't you change" do not).
+func (g *Geometry) negated(toks []string, i int) bool {
+	for d := 1; d <= 2 && i-d >= 0; d++ {
+		w := toks[i-d]
+		if !g.lex.negators[w] {
+			continue
+		}
+		suggestion := at(toks, i-d+1) == "you" && (w == "don't" || w == "doesn't" ||
+			w == "not" && (at(toks, i-d-1) == "do" || at(toks, i-d-1) == "why"))
+		if !suggestion {
+			return true
+		}
+	}
+	return false
+}
+
+// touch is how much token i touches what the manifold holds, and which axis
+// (-1: the manifold as a whole).
+func (g *Geometry) touch(toks []string, i int) (int, int) {
+	w := toks[i]
+	h, ok := g.holds[w]
+	if !ok {
+		h = hold{0, -1}
+	}
+	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) {
+		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
+	} else if g.freeSystem(toks, i) && h.weight < 700 {
+		h = hold{700, -1}
+	}
+	return h.weight, h.axis
+}
+
+// address is how much a sentence is addressed to the system, per mille: it
+// names the system ("you", "your"), opens with an instruction ("ignore
+// ...", "please treat ...", "let's ..."), opens with a modal question
+// ("could the checks be turned off?") or asks for something with a modal of
+// request ("the review gate should be disabled"). A description is not
+// addressed, and nothing it says moves the axes.
+//
+// requestOnly reports an address by a modal of request alone, which asks
+// for a change ("should be disabled") but gives the system no identity.
+func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
+	l := g.lex
+	request, self := false, false
+	for _, w := range toks {
+		if l.bearer[w] {
+			return full, false
+		}
+		request = request || l.requestModals[w]
+		self = self || l.selfNouns[w]
+	}
+	f := standingPrefix(toks)
+	for f < len(toks)-1 && l.openers[toks[f]] {
+		f++
+	}
+	switch w := toks[f]; {
+	case l.imperative[w] || l.pushBase[w] || w == "let's" || w == "lets":
+		return full, false
+	case l.questionModals[toks[0]]:
+		return 800, false
+	case request && self, self && (contains(toks, "will") || contains(toks, "would")):
+		return 800, false
+	case len(toks) >= 2 && g.holds[toks[0]].weight > 0 && settingWord(toks[1]):
+		return full, false // "safety=off": a setting is an instruction
+	case request:
+		return 600, true
+	}
+	return 0, false
+}
+
+// standingPrefix returns the length of a phrase that opens a sentence to
+// make it hold from then on ("from now on", "from this point forward",
+// "henceforth"), or 0.
+func standingPrefix(toks []string) int {
+	for _, p := range [][]string{{"from", "now", "on"}, {"from", "this", "point", "forward"}, {"from", "this", "point", "on"},
+		{"from", "here", "on"}, {"henceforth"}, {"going", "forward"}, {"from", "now"}} {
+		if len(toks) > len(p) && slicesEqual(toks[:len(p)], p) {
+			return len(p)
+		}
+	}
+	return 0
+}
+
+func slicesEqual(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// settingWord is a value that switches a setting off ("safety=off").
+func settingWord(w string) bool {
+	switch w {
+	case "off", "none", "disabled", "false", "null", "0", "zero", "nil":
+		return true
+	}
+	return false
+}
+
+func at(toks []string, i int) string {
+	if i < 0 || i >= len(toks) {
+		return ""
+	}
+	return toks[i]
+}
+
+func contains(list []string, w string) bool {
+	for _, x := range list {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
