@@ -38,8 +38,9 @@ func Extract(format string, raw []byte) ([]byte, error) {
 // added to the current block; a block break finishes it (trimmed, dropped
 // when empty) and separates it from the previous one by a blank line.
 type blockWriter struct {
-	out []byte
-	cur []byte
+	out  []byte
+	cur  []byte
+	refs map[string]bool // Markdown: the link labels the document defines
 }
 
 func (w *blockWriter) write(s string) { w.cur = append(w.cur, s...) }

@@ -49,6 +49,7 @@ func TestCodeIsNotProse(t *testing.T) {
 		{"markdown", "<pre>\nThe sky is green.\n</pre>\nAfter.\n", "After.\n"},
 		{"markdown", "<PRE class=x>\ncode</pre>\n<script>\nalert(1)\n</script>\n<style>p{}</style>\nAfter.\n", "After.\n"},
 		{"markdown", "<prefix> is not a pre tag\n", "is not a pre tag\n"},
+		{"markdown", "[pip-tools] is a package; [Other Label] too; [undefined] stays.\n\n[pip-tools]: https://example.org\n[other   label]:\n  https://example.org\n", "pip-tools is a package; Other Label too; [undefined] stays.\n\nhttps://example.org\n"},
 		{"markdown", "## Heading\nA paragraph.\n- item one\n- item two\n\n| a | b |\n|---|---|\n| c | d |\n", "Heading\n\nA paragraph.\n\nitem one\n\nitem two\n\na\n\nb\n\nc\n\nd\n"},
 	}
 	for _, c := range cases {

@@ -21,13 +21,14 @@ import (
 //     a block; table separator rows and link reference definitions are
 //     dropped;
 //   - inline: links and images keep their text ([text](url) → text,
-//     ![alt](url) → alt), code spans keep their content, emphasis markers
+//     [text][ref] → text, [label] → label when the document defines the
+//     label, ![alt](url) → alt), code spans keep their content, emphasis markers
 //     (* and _ at word edges) and inline HTML tags are dropped, backslash
 //     escapes keep the escaped character;
 //   - paragraph lines keep their line breaks; blocks are separated by a
 //     blank line.
 func markdownText(raw []byte) []byte {
-	var w blockWriter
+	w := blockWriter{refs: linkLabels(raw)}
 	var fence []byte  // the open fence's marker run, nil outside code
 	var closer []byte // what ends the open HTML block, nil outside one
 	for _, line := range bytes.Split(raw, []byte{'\n'}) {
@@ -207,6 +208,29 @@ func setextUnderline(t []byte) bool {
 
 func thematicBreak(t []byte) bool { return onlyRunes(t, "-*_", 3) }
 
+// linkLabels returns the labels the document defines ("[label]: url"),
+// lower-cased with white space collapsed, so that a shortcut link
+// "[label]" can be rendered as its text.
+func linkLabels(raw []byte) map[string]bool {
+	var labels map[string]bool
+	for _, line := range bytes.Split(raw, []byte{'\n'}) {
+		t := bytes.TrimLeft(line, " ")
+		if !linkDefinition(t) {
+			continue
+		}
+		if labels == nil {
+			labels = map[string]bool{}
+		}
+		labels[linkLabel(t[1:bytes.Index(t, []byte("]:"))])] = true
+	}
+	return labels
+}
+
+// linkLabel is a label's matching form: lower-cased, white space collapsed.
+func linkLabel(b []byte) string {
+	return string(bytes.ToLower(bytes.Join(bytes.Fields(b), []byte{' '})))
+}
+
 // linkDefinition recognises "[label]: destination".
 func linkDefinition(t []byte) bool {
 	if len(t) == 0 || t[0] != '[' {
@@ -331,6 +355,9 @@ func link(w *blockWriter, t []byte, i int) int {
 			inline(w, text)
 			return next + close + 1
 		}
+	case w.refs[linkLabel(text)]:
+		inline(w, text)
+		return next
 	}
 	w.writeByte('[')
 	return i + 1
