@@ -41,10 +41,12 @@ func mineSpec(subject string, p MineParams, _ MineInputs) stage.Spec {
 }
 
 // SmeltParams is what the SmeltedBundle depends on besides the subject id
-// and the OreBundle (which names the text objects smelt reads by digest).
-// Smelt does not read the subject file.
+// and the OreBundle (which names the text objects smelt reads by digest):
+// the smelter subject.yaml pins (or the default), and the relations the
+// subject declares besides the vocabulary's 17, in priority order.
 type SmeltParams struct {
-	Extractor string `json:"extractor"`
+	Extractor string   `json:"extractor"`
+	Relations []string `json:"relations"`
 }
 
 // SmeltInputs are the objects smelt reads.

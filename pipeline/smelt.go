@@ -5,22 +5,29 @@ import (
 	"errors"
 
 	"formation/artifact"
+	"formation/courses"
 	"formation/internal/exitcode"
 	"formation/smelting"
 	"formation/stage"
 )
 
 // Smelt extracts candidates, each citing a byte span of a stored text, from
-// the subject's latest OreBundle.
+// the subject's latest OreBundle, with the smelter subject.yaml pins (the
+// default when it pins none).
 func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, error) {
 	if err := checkSubject(subject); err != nil {
+		return stage.Result{}, err
+	}
+	s, err := p.Subject(ctx, subject)
+	if err != nil {
 		return stage.Result{}, err
 	}
 	bundleDigest, err := p.Env.ResolveRef(ctx, subject, "mine")
 	if err != nil {
 		return stage.Result{}, err
 	}
-	spec := smeltSpec(subject, SmeltParams{Extractor: smelting.Extractor}, SmeltInputs{OreBundle: bundleDigest})
+	params := smeltParams(s)
+	spec := smeltSpec(subject, params, SmeltInputs{OreBundle: bundleDigest})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		bundle, err := stage.Load[artifact.OreBundle](ctx, p.Env, spec, bundleDigest)
 		if err != nil {
@@ -30,18 +37,39 @@ func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, err
 		if err != nil {
 			return stage.Output{}, err
 		}
-		out, err := smelting.Smelt(bundle, texts)
+		out, err := smelting.SmeltWith(bundle, texts, smeltOptions(params))
 		if err != nil {
-			if errors.Is(err, smelting.ErrMalformedDigest) || errors.Is(err, smelting.ErrMissingText) ||
-				errors.Is(err, smelting.ErrTextDigest) || errors.Is(err, smelting.ErrInvalidText) {
-				return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "ore_unusable", Detail: err.Error()}
-			}
-			return stage.Output{}, err
+			return stage.Output{}, smeltHalt(err)
 		}
 		p.logf("smelt %s: %d concepts, %d relations, %d counters, %d ordering hints", subject,
 			len(out.Concepts), len(out.Relations), len(out.Counters), len(out.OrderingHints))
 		return stage.Output{Artifact: out}, nil
 	})
+}
+
+// smeltParams are the smelt stage's parameters for a subject: the smelter
+// it pins or the default, and the relations it declares (none until
+// subject.yaml can declare them; always a list, never null, so that the
+// cache key has one spelling).
+func smeltParams(s *courses.Subject) SmeltParams {
+	return SmeltParams{Extractor: s.ExtractorOf(), Relations: []string{}}
+}
+
+func smeltOptions(p SmeltParams) smelting.Options {
+	return smelting.Options{Extractor: p.Extractor, Relations: p.Relations}
+}
+
+// smeltHalt turns the smelter's refusals into a halt of the stage (exit
+// 65, audited); any other error stays an error.
+func smeltHalt(err error) error {
+	switch {
+	case errors.Is(err, smelting.ErrMalformedDigest) || errors.Is(err, smelting.ErrMissingText) ||
+		errors.Is(err, smelting.ErrTextDigest) || errors.Is(err, smelting.ErrInvalidText):
+		return &stage.Halt{Code: exitcode.Rejected, Reason: "ore_unusable", Detail: err.Error()}
+	case errors.Is(err, smelting.ErrOptions):
+		return &stage.Halt{Code: exitcode.Rejected, Reason: "smelt_options_invalid", Detail: err.Error()}
+	}
+	return err
 }
 
 // Autorun runs every stage from mine to ratify and stops before promote, or

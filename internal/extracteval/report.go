@@ -94,8 +94,10 @@ func (r *Report) Write(w io.Writer, verbose bool) error {
 	b.WriteString("\nCandidates before forge (smelt's proposals), same measure\n\n")
 	writeFigures(&b, r.scopes(false))
 	if verbose {
-		b.WriteString("\nErrors of the tuning part (validated items; held-out sentences are never listed)\n\n")
-		r.writeTuningErrors(&b)
+		b.WriteString("\nErrors of the tuning part, validated items (held-out sentences are never listed)\n\n")
+		r.writeTuningErrors(&b, true)
+		b.WriteString("\nErrors of the tuning part, candidates before forge\n\n")
+		r.writeTuningErrors(&b, false)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -163,9 +165,13 @@ func writeHeads(b *strings.Builder, scopes []scope) {
 	}
 }
 
-func (r *Report) writeTuningErrors(b *strings.Builder) {
+func (r *Report) writeTuningErrors(b *strings.Builder, validated bool) {
 	for _, dr := range r.Docs {
-		for _, e := range dr.Validated.Errors {
+		errs := dr.Smelted.Errors
+		if validated {
+			errs = dr.Validated.Errors
+		}
+		for _, e := range errs {
 			fmt.Fprintf(b, "%s #%d %s %s %q\n    %s\n", dr.Doc.ID, e.Unit.N, e.Class, e.Reason, e.Key, e.Unit.Text)
 		}
 	}

@@ -74,7 +74,7 @@ func Extract(ctx context.Context, set *Set, d *Document) (*Extracted, error) {
 		out.TextFile[key] = name
 		allow = append(allow, artifact.AllowedSource{SourceSHA: e.SourceSHA, Tier: artifact.TierPrimary, Label: name})
 	}
-	if out.Smelted, err = smelting.Smelt(mined.Bundle, texts); err != nil {
+	if out.Smelted, err = smelting.SmeltWith(mined.Bundle, texts, smelting.Options{Relations: d.Relations}); err != nil {
 		return nil, fmt.Errorf("extracteval: smelt %s: %w", d.ID, err)
 	}
 	al, err := forge.NewAllowlist(allow)
