@@ -47,6 +47,39 @@ func (p *Pipeline) Smelt(ctx context.Context, subject string) (stage.Result, err
 	})
 }
 
+// SmeltSentences reports every sentence of the subject's latest mined
+// texts, with what the subject's smelter makes of it: the candidates it
+// yields, or why it yields nothing. It reads the store and writes nothing:
+// no stage runs, no ref moves.
+func (p *Pipeline) SmeltSentences(ctx context.Context, subject string) ([]smelting.SentenceReport, error) {
+	if err := checkSubject(subject); err != nil {
+		return nil, err
+	}
+	s, err := p.Subject(ctx, subject)
+	if err != nil {
+		return nil, err
+	}
+	bundleDigest, err := p.Env.ResolveRef(ctx, subject, "mine")
+	if err != nil {
+		return nil, err
+	}
+	params := smeltParams(s)
+	spec := smeltSpec(subject, params, SmeltInputs{OreBundle: bundleDigest})
+	bundle, err := stage.Load[artifact.OreBundle](ctx, p.Env, spec, bundleDigest)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := p.oreTexts(ctx, spec, bundle)
+	if err != nil {
+		return nil, err
+	}
+	out, err := smelting.Sentences(bundle, texts, smeltOptions(params))
+	if err != nil {
+		return nil, smeltHalt(err)
+	}
+	return out, nil
+}
+
 // smeltParams are the smelt stage's parameters for a subject: the smelter
 // it pins or the default, and the relations it declares (none until
 // subject.yaml can declare them; always a list, never null, so that the
