@@ -185,7 +185,7 @@ func (r *readerV3) counterSentence(rest string, out *sentenceHits) string {
 
 // unwrap removes brackets around a whole sentence: "(Note that …)".
 func unwrap(s string) string {
-	for len(s) > 2 {
+	for len(s) > 2 && (s[0] == '(' || s[0] == '[') {
 		open, close := s[0], s[len(s)-1]
 		inner := s[1 : len(s)-1]
 		if close == '.' && len(s) > 3 {
@@ -220,12 +220,11 @@ func splitClauses(s, low string, out []string) []string {
 	from := 0
 	sameBytes := len(s) == len(low)
 	for i := 0; i+1 < len(low); i++ {
-		if low[i] != ';' && low[i] != ':' {
-			j := strings.IndexAny(low[i:], ";:")
-			if j < 0 {
-				break
-			}
-			i += j
+		for i < len(low) && low[i] != ';' && low[i] != ':' {
+			i++
+		}
+		if i >= len(low) {
+			break
 		}
 		if i+1 >= len(low) || low[i+1] != ' ' {
 			continue
@@ -275,7 +274,11 @@ func looksLikeCode(s string) bool {
 		}
 	}
 	for i := 0; i+1 < len(s); i++ {
-		switch a := s[i]; a {
+		a := s[i]
+		if codeByte(a) == 0 {
+			continue
+		}
+		switch a {
 		case ':', '=', '!', '&', '|', '-', '<', '/', '*', '{', ' ':
 			b := s[i+1]
 			switch {
@@ -296,6 +299,16 @@ func looksLikeCode(s string) bool {
 		}
 	}
 	return s[len(s)-1] == '{'
+}
+
+// codeByte is non-zero for the bytes looksLikeCode looks at closer: the
+// first characters of the operators it knows, a space and '('.
+func codeByte(c byte) byte {
+	switch c {
+	case ':', '=', '!', '&', '|', '-', '<', '/', '*', '{', ' ', '(':
+		return c
+	}
+	return 0
 }
 
 // tokenize splits a single-spaced clause into words.
@@ -387,7 +400,8 @@ func (r *readerV3) clause(c string, out *sentenceHits) string {
 	if reason != "" {
 		return reason
 	}
-	v, cands := cr.verb(k)
+	var buf [8]candidate
+	v, cands := cr.verb(k, buf[:0])
 	if v < 0 {
 		return ReasonNoRelation
 	}
@@ -506,34 +520,34 @@ type candidate struct {
 // relation of the vocabulary or a declared one, in a form that can be the
 // predicate of the words before it. It returns the verb's index and its
 // readings, longest phrase first, or -1.
-func (cr *clauseReader) verb(k int) (int, []candidate) {
+func (cr *clauseReader) verb(k int, dst []candidate) (int, []candidate) {
 	for i := k + 1; i < len(cr.toks); i++ {
-		if cands := cr.verbAt(i, k); len(cands) > 0 {
+		if cands := cr.verbAt(i, k, dst); len(cands) > 0 {
 			return i, cands
 		}
 	}
 	return -1, nil
 }
 
-// verbAt returns the readings of the word at i as a verb after the head
-// toks[k:i].
-func (cr *clauseReader) verbAt(i, k int) []candidate {
+// verbAt appends to dst the readings of the word at i as a verb after the
+// head toks[k:i].
+func (cr *clauseReader) verbAt(i, k int, dst []candidate) []candidate {
 	w := cr.word(i)
 	prev := cr.word(i - 1)
 	plural := pluralWord(prev)
 	if (w == "does" || w == "do") && cr.word(i+1) == "not" {
 		if c, ok := cr.baseVerb(i+2, w == "do"); ok {
 			c.n, c.denied = c.n+2, true
-			return []candidate{c}
+			return append(dst, c)
 		}
 	}
 	if w == "doesn't" || w == "doesn’t" || w == "don't" || w == "don’t" {
 		if c, ok := cr.baseVerb(i+1, strings.HasPrefix(w, "don")); ok {
 			c.n, c.denied = c.n+1, true
-			return []candidate{c}
+			return append(dst, c)
 		}
 	}
-	var out []candidate
+	out := dst
 	switch w {
 	case "is", "are", "isn't", "aren't", "isn’t", "aren’t":
 		denied := strings.HasPrefix(w, "isn") || strings.HasPrefix(w, "aren")
@@ -546,7 +560,7 @@ func (cr *clauseReader) verbAt(i, k int) []candidate {
 				out = append(out, candidate{rel: p[1], n: 3})
 			}
 		}
-		out = append(out, cr.extrasAt(i, plural)...)
+		out = cr.extrasAt(i, plural, out)
 		return append(out, candidate{rel: "is", n: 1, denied: denied})
 	case "has", "have", "hasn't", "haven't", "hasn’t", "haven’t":
 		denied := strings.HasPrefix(w, "hasn") || strings.HasPrefix(w, "haven")
@@ -558,7 +572,7 @@ func (cr *clauseReader) verbAt(i, k int) []candidate {
 	if prev == "" || determiner(prev) || preposition(prev) || auxiliary(prev) || prev == "not" {
 		return nil
 	}
-	out = cr.extrasAt(i, plural)
+	out = cr.extrasAt(i, plural, out)
 	if c, ok := cr.vocabVerb(i, plural); ok {
 		out = append(out, c)
 	}
@@ -616,16 +630,16 @@ func (cr *clauseReader) baseVerb(i int, _ bool) (candidate, bool) {
 	if w == "have" {
 		return candidate{rel: "has", n: 1}, true
 	}
-	if cands := cr.extrasAt(i, true); len(cands) > 0 {
+	var buf [4]candidate
+	if cands := cr.extrasAt(i, true, buf[:0]); len(cands) > 0 {
 		return cands[0], true
 	}
 	return cr.vocabVerb(i, true)
 }
 
-// extrasAt returns the declared relations written at word i, in priority
-// order.
-func (cr *clauseReader) extrasAt(i int, plural bool) []candidate {
-	var out []candidate
+// extrasAt appends to out the declared relations written at word i, in
+// priority order.
+func (cr *clauseReader) extrasAt(i int, plural bool, out []candidate) []candidate {
 	for _, e := range cr.r.extras {
 		w := cr.word(i)
 		if w != e.words[0] && !(plural && e.plural != "" && w == e.plural) {
@@ -640,6 +654,12 @@ func (cr *clauseReader) extrasAt(i int, plural bool) []candidate {
 		}
 	}
 	return out
+}
+
+// extraAt reports whether a declared relation is written at word j.
+func (cr *clauseReader) extraAt(j int) bool {
+	var buf [4]candidate
+	return len(cr.extrasAt(j, true, buf[:0])) > 0
 }
 
 // read reads the clause with the verb at v (reading cand) after the words
@@ -742,7 +762,8 @@ func (cr *clauseReader) whichClause(x string, at int, out *sentenceHits) {
 // secondPredicate reads "…, but is not B" or "… and has C" after a first
 // predicate as a second claim about the same head.
 func (cr *clauseReader) secondPredicate(h head, at int, out *sentenceHits) {
-	cands := cr.verbAt(at, at-1)
+	var buf [8]candidate
+	cands := cr.verbAt(at, at-1, buf[:0])
 	for _, cand := range cands {
 		tail := at + cand.n
 		denied := cand.denied
@@ -941,8 +962,8 @@ func codeWord(s string) bool {
 	if strings.ContainsAny(s, "()[]{}<>=;*&|$#\\\"`/%@~^+") {
 		return true
 	}
-	for _, w := range strings.Fields(s) {
-		if w[0] == '-' {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' && (i == 0 || s[i-1] == ' ') {
 			return true
 		}
 	}
@@ -1068,7 +1089,7 @@ func participle(w string) bool {
 func (cr *clauseReader) clauseFollows(j int) bool {
 	for ; j < len(cr.toks); j++ {
 		w := cr.word(j)
-		if auxiliary(w) || personal(w) || cr.relationWord(w) || w == "is" || w == "are" || len(cr.extrasAt(j, true)) > 0 {
+		if auxiliary(w) || personal(w) || cr.relationWord(w) || w == "is" || w == "are" || cr.extraAt(j) {
 			return true
 		}
 		if strings.HasSuffix(cr.raw(j), ",") {
@@ -1085,7 +1106,7 @@ func (cr *clauseReader) predicateAt(j int) bool {
 	case "is", "are", "has", "have", "isn't", "aren't":
 		return true
 	}
-	return len(cr.extrasAt(j, true)) > 0
+	return cr.extraAt(j)
 }
 
 // complement checks the words toks[from:end] as the complement of rel
