@@ -135,7 +135,13 @@ func proseLine(w *blockWriter, line []byte) []byte {
 	} else if len(w.cur) > 0 {
 		w.writeByte('\n')
 	}
+	before := len(w.cur)
 	inline(w, t)
+	if len(bytes.TrimSpace(w.cur[before:])) == 0 {
+		// The line held only markup ("<a>"): drop it, with its line
+		// break, so that no blank line appears inside the paragraph.
+		w.cur = bytes.TrimRight(w.cur[:before], "\n")
+	}
 	return nil
 }
 
