@@ -19,7 +19,7 @@ BINARIES    := $(notdir $(wildcard cmd/*))
 
 export FORMATION_VERSITYGW := $(VERSITYGW)
 
-.PHONY: all build test soak vet demo bench fuzz tools clean
+.PHONY: all build test soak vet demo bench fuzz tools clean eval-extraction
 
 all: build
 
@@ -64,6 +64,14 @@ bench: tools build
 
 fuzz:
 	@bash scripts/fuzz.sh $(FUZZTIME)
+
+# The extraction measure on the labelled real-text set
+# (smelting/testdata/realtext): precision, recall and errors per class, for
+# the tuning and the held-out part, per document and per kind of text.
+# EVAL=verbose also lists every error of the tuning part.
+EVAL        ?= 1
+eval-extraction:
+	FORMATION_EVAL_EXTRACTION=$(EVAL) $(GO) test -count=1 -run '^TestExtraction$$' -v ./internal/extracteval
 
 clean:
 	rm -rf $(BIN) .formation

@@ -28,6 +28,7 @@ const (
 	CodeBadSHA256         = "bad_sha256" // not 64 lowercase hex
 	CodeBadURL            = "bad_url"
 	CodeBadTemplate       = "bad_template"
+	CodeBadExtractor      = "bad_extractor" // not a smelter this build has
 	CodeBadLimit          = "bad_limit"
 	CodeBadSchemaVersion  = "bad_schema_version"
 	CodeBadModel          = "bad_model"

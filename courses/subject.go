@@ -42,6 +42,25 @@ func Templates() []string {
 	return []string{"definition", "composed_relation", "procedural", "falsification", "identity_anchor"}
 }
 
+// Extractors returns the ids of the smelters subject.yaml may pin with
+// `extractor:`; smelting.Extractors() names the same ones (a pipeline test
+// keeps the two lists equal). Without the field a subject gets the
+// smelter's default, DefaultExtractor.
+func Extractors() []string {
+	return []string{"smelter/pattern_v2", "smelter/pattern_v3"}
+}
+
+// DefaultExtractor is the smelter of a subject that pins none.
+const DefaultExtractor = "smelter/pattern_v3"
+
+// ExtractorOf returns the smelter the subject pins, or DefaultExtractor.
+func (s *Subject) ExtractorOf() string {
+	if s.Extractor == "" {
+		return DefaultExtractor
+	}
+	return s.Extractor
+}
+
 func validTemplate(t string) bool {
 	switch t {
 	case "definition", "composed_relation", "procedural", "falsification", "identity_anchor":
@@ -100,6 +119,7 @@ type Subject struct {
 	AntiRequisites          []string `yaml:"anti_requisites" json:"anti_requisites"`
 	IdentityAxisConstraints []string `yaml:"identity_axis_constraints" json:"identity_axis_constraints"`
 	Template                string   `yaml:"template" json:"template"`
+	Extractor               string   `yaml:"extractor" json:"extractor,omitempty"`
 	RetrievedAt             string   `yaml:"retrieved_at" json:"retrieved_at"`
 	IssuedAt                string   `yaml:"issued_at" json:"issued_at,omitempty"`
 	Limits                  Limits   `yaml:"limits" json:"limits"`

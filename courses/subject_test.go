@@ -316,3 +316,35 @@ func TestValidTimeAndSHA(t *testing.T) {
 		t.Error("ValidSHA256 disagrees with 64 lowercase hex")
 	}
 }
+
+// TestExtractorPin: a subject may pin a smelter by id; without the field it
+// gets the default and its digest is the one it had before the field
+// existed; an unknown smelter is refused with bad_extractor.
+func TestExtractorPin(t *testing.T) {
+	plain, err := Parse([]byte(validSubject))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.ExtractorOf() != DefaultExtractor || plain.Extractor != "" {
+		t.Fatalf("no pin: extractor %q, want the default %q", plain.ExtractorOf(), DefaultExtractor)
+	}
+	canonical, err := plain.Canonical()
+	if err != nil || strings.Contains(string(canonical), "extractor") {
+		t.Fatalf("an unpinned subject must not carry the field (digests stay as they were): %s %v", canonical, err)
+	}
+	pinned, err := Parse([]byte(strings.Replace(validSubject, "template: definition\n", "template: definition\nextractor: smelter/pattern_v2\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pinned.ExtractorOf() != "smelter/pattern_v2" {
+		t.Fatalf("pinned extractor %q", pinned.ExtractorOf())
+	}
+	if d1, _ := plain.Digest(); func() string { d2, _ := pinned.Digest(); return d2 }() == d1 {
+		t.Fatal("the pin must change the subject's digest")
+	}
+	_, err = Parse([]byte(strings.Replace(validSubject, "template: definition\n", "template: definition\nextractor: smelter/regex_v9\n", 1)))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Code != CodeBadExtractor || ve.Problems[0].Field != "extractor" {
+		t.Fatalf("an unknown extractor must be refused with %s, got %v", CodeBadExtractor, err)
+	}
+}

@@ -30,6 +30,9 @@ func (s *Subject) validate() problems {
 	if !validTemplate(s.Template) {
 		ps.add("template", "", CodeBadTemplate, "%q is not one of %s", s.Template, strings.Join(Templates(), ", "))
 	}
+	if s.Extractor != "" && !slices.Contains(Extractors(), s.Extractor) {
+		ps.add("extractor", "", CodeBadExtractor, "%q is not one of %s", s.Extractor, strings.Join(Extractors(), ", "))
+	}
 	if !ValidTime(s.RetrievedAt) {
 		ps.add("retrieved_at", "", CodeBadTime, "%q is not YYYY-MM-DDTHH:MM:SSZ", s.RetrievedAt)
 	}

@@ -24,9 +24,41 @@ radiation.<script>alert("never run")</script> A <b>lens</b> bends light.</p>
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Light\n\nLight is defined as electromagnetic radiation. A lens bends light.\n\nRefraction bends light\n\nReflection & mirrors\n\ncell one\n\ncell two\n\nfirst line\n\nsecond line\n\nkeep   this\n  spacing\n\nCafé <tag> text\n"
+	want := "Light\n\nLight is defined as electromagnetic radiation. A lens bends light.\n\nRefraction bends light\n\nReflection & mirrors\n\ncell one\n\ncell two\n\nfirst line\n\nsecond line\n\nCafé <tag> text\n"
 	if string(got) != want {
 		t.Errorf("html text:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestCodeIsNotProse: preformatted HTML and Markdown code blocks, HTML
+// comments and raw HTML blocks never reach the text, and what is around
+// them stays in separate blocks.
+func TestCodeIsNotProse(t *testing.T) {
+	cases := []struct{ format, in, want string }{
+		{"html", "<p>Before.</p><pre>A lens is a curved glass.\n\nx := 1</pre><p>After.</p>", "Before.\n\nAfter.\n"},
+		{"html", "text<pre class=example>int main() { return 0; }</pre>more", "text\n\nmore\n"},
+		{"html", "<div class=example><pre>$ make demo</pre></div><p>Done.</p>", "Done.\n"},
+		{"html", "<xmp>The sky is green.</xmp>ok <listing>Water is dry.</listing>", "ok\n"},
+		{"html", "<p>Inline <code>x := 1</code> code stays.</p>", "Inline x := 1 code stays.\n"},
+		{"markdown", "Before.\n\n```\nA lens is a curved glass.\n```\n\nAfter.\n", "Before.\n\nAfter.\n"},
+		{"markdown", "Before.\n\n~~~~js\n```\nnot closed by a shorter fence\n```\n~~~~\nAfter.\n", "Before.\n\nAfter.\n"},
+		{"markdown", "Para.\n\n    indented code is code\n\n* item\n", "Para.\n\nitem\n"},
+		{"markdown", "# Title\n\n<!--introduced_in=v0.1.25-->\n\nText.\n", "Title\n\nText.\n"},
+		{"markdown", "<!-- YAML\nadded: v0.1.99\nchanges:\n  - description: The object is a map.\n-->\n\nText.\n", "Text.\n"},
+		{"markdown", "Text <!-- hidden --> shown.\n", "Text  shown.\n"},
+		{"markdown", "<pre>\nThe sky is green.\n</pre>\nAfter.\n", "After.\n"},
+		{"markdown", "<PRE class=x>\ncode</pre>\n<script>\nalert(1)\n</script>\n<style>p{}</style>\nAfter.\n", "After.\n"},
+		{"markdown", "<prefix> is not a pre tag\n", "is not a pre tag\n"},
+		{"markdown", "[pip-tools] is a package; [Other Label] too; [undefined] stays.\n\n[pip-tools]: https://example.org\n[other   label]:\n  https://example.org\n", "pip-tools is a package; Other Label too; [undefined] stays.\n\nhttps://example.org\n"},
+		{"markdown", "## Heading\nA paragraph.\n- item one\n- item two\n\n| a | b |\n|---|---|\n| c | d |\n", "Heading\n\nA paragraph.\n\nitem one\n\nitem two\n\na\n\nb\n\nc\n\nd\n"},
+	}
+	for _, c := range cases {
+		got, err := Extract(c.format, []byte(c.in))
+		if err != nil || string(got) != c.want {
+			t.Errorf("Extract(%s, %q) = %q, %v; want %q", c.format, c.in, got, err, c.want)
+			continue
+		}
+		checkExtracted(t, c.format, []byte(c.in), got)
 	}
 }
 

@@ -7,15 +7,18 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// htmlText extracts the readable text of an HTML document (html-text/1):
+// htmlText extracts the readable text of an HTML document (html-text/2):
 //   - the document is parsed by the HTML5 tree builder, so implied tags,
 //     entities and misnested markup resolve as a browser would;
 //   - the contents of head, script, style, template, noscript, svg, math,
 //     iframe, object, embed, canvas, textarea, select and datalist are
 //     dropped (they are not prose, and nothing in them is ever run);
+//   - preformatted blocks (pre, and the obsolete xmp, listing and
+//     plaintext) are dropped too: they hold code, command lines and
+//     program output, never sentences, and a claim read out of them would
+//     be a misreading; they end the block around them;
 //   - block elements (p, div, headings, li, td, br, …) end a block;
-//   - inside a block, runs of HTML white space collapse to one space,
-//     except within pre, whose text is kept verbatim;
+//   - inside a block, runs of HTML white space collapse to one space;
 //   - comments, attributes and alt texts are dropped.
 func htmlText(raw []byte) ([]byte, error) {
 	doc, err := html.Parse(bytes.NewReader(raw))
@@ -28,7 +31,7 @@ func htmlText(raw []byte) ([]byte, error) {
 }
 
 // htmlFrame is one step of the iterative walk: entering a node, or leaving
-// an element (to end its block or its pre).
+// an element (to end its block).
 type htmlFrame struct {
 	n     *html.Node
 	leave bool
@@ -38,39 +41,33 @@ type htmlFrame struct {
 // document may nest deeper than a goroutine stack should go.
 func walkHTML(root *html.Node, w *blockWriter) {
 	stack := []htmlFrame{{n: root}}
-	pre := 0
 	pendingSpace := false
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := f.n
 		if f.leave {
-			if n.DataAtom == atom.Pre {
-				pre--
-			}
 			w.endBlock()
 			pendingSpace = false
 			continue
 		}
 		switch n.Type {
 		case html.TextNode:
-			if pre > 0 {
-				w.write(n.Data)
-			} else {
-				pendingSpace = writeCollapsed(w, n.Data, pendingSpace)
-			}
+			pendingSpace = writeCollapsed(w, n.Data, pendingSpace)
 			continue
 		case html.ElementNode:
 			if skippedElement(n.DataAtom) {
+				continue
+			}
+			if preformatted(n.DataAtom) {
+				w.endBlock()
+				pendingSpace = false
 				continue
 			}
 			if blockElement(n.DataAtom) {
 				w.endBlock()
 				pendingSpace = false
 				stack = append(stack, htmlFrame{n: n, leave: true})
-				if n.DataAtom == atom.Pre {
-					pre++
-				}
 			}
 		case html.DocumentNode:
 		default:
@@ -111,6 +108,12 @@ func skippedElement(a atom.Atom) bool {
 	return false
 }
 
+// preformatted reports the elements whose text is laid out by hand: code,
+// command lines, program output.
+func preformatted(a atom.Atom) bool {
+	return a == atom.Pre || a == atom.Xmp || a == atom.Listing || a == atom.Plaintext
+}
+
 func blockElement(a atom.Atom) bool {
 	switch a {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Br,
@@ -118,7 +121,7 @@ func blockElement(a atom.Atom) bool {
 		atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer, atom.Form,
 		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Header, atom.Hgroup,
 		atom.Hr, atom.Html, atom.Legend, atom.Li, atom.Main, atom.Menu, atom.Nav, atom.Ol,
-		atom.P, atom.Pre, atom.Section, atom.Summary, atom.Table, atom.Tbody, atom.Td,
+		atom.P, atom.Section, atom.Summary, atom.Table, atom.Tbody, atom.Td,
 		atom.Tfoot, atom.Th, atom.Thead, atom.Tr, atom.Ul:
 		return true
 	}

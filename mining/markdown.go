@@ -6,45 +6,94 @@ import (
 	"unicode/utf8"
 )
 
-// markdownText extracts the prose of a Markdown document (markdown-text/1).
+// markdownText extracts the prose of a Markdown document (markdown-text/2).
 // It is a small, line-based reading of the common syntax, not a full
 // CommonMark renderer; what it does is fixed by this list and its tests:
 //   - fenced code blocks (``` or ~~~) and indented code blocks that do not
 //     continue a paragraph are dropped;
+//   - HTML comments (<!-- … -->, on one line or several) and the raw HTML
+//     blocks that hold no prose (<pre>, <script>, <style>, <textarea>, up
+//     to their closing tag) are dropped, so that neither metadata kept in
+//     comments nor code becomes text;
 //   - ATX headings (# …) and setext headings (a line underlined with === or
 //     ---) become blocks of their own; thematic breaks end a block;
 //   - list items, blockquote lines ('>' stripped) and table cells each start
 //     a block; table separator rows and link reference definitions are
 //     dropped;
 //   - inline: links and images keep their text ([text](url) → text,
-//     ![alt](url) → alt), code spans keep their content, emphasis markers
+//     [text][ref] → text, [label] → label when the document defines the
+//     label, ![alt](url) → alt), code spans keep their content, emphasis markers
 //     (* and _ at word edges) and inline HTML tags are dropped, backslash
 //     escapes keep the escaped character;
 //   - paragraph lines keep their line breaks; blocks are separated by a
 //     blank line.
 func markdownText(raw []byte) []byte {
-	var w blockWriter
-	var fence []byte // the open fence's marker run, nil outside code
+	w := blockWriter{refs: linkLabels(raw)}
+	var fence []byte  // the open fence's marker run, nil outside code
+	var closer []byte // what ends the open HTML block, nil outside one
 	for _, line := range bytes.Split(raw, []byte{'\n'}) {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
-		if fence != nil {
+		switch {
+		case fence != nil:
 			if closesFence(line, fence) {
 				fence = nil
 			}
-			continue
+		case closer != nil:
+			if bytes.Contains(bytes.ToLower(line), closer) {
+				closer = nil
+			}
+		default:
+			fence, closer = markdownLine(&w, line)
 		}
-		fence = markdownLine(&w, line)
 	}
 	return w.bytes()
 }
 
-// markdownLine handles one line outside a fenced block and returns the
-// fence marker when the line opens one.
-func markdownLine(w *blockWriter, line []byte) []byte {
+// markdownLine handles one line outside a fenced block or an HTML block
+// and returns the fence marker when the line opens a fenced block, or what
+// closes the HTML block it opens.
+func markdownLine(w *blockWriter, line []byte) (fence, closer []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		w.endBlock()
-		return nil
+		return nil, nil
 	}
+	if indentWidth(line) < 4 {
+		if c, ok := htmlBlock(bytes.TrimLeft(line, " ")); ok {
+			w.endBlock()
+			return nil, c
+		}
+	}
+	return proseLine(w, line), nil
+}
+
+// htmlBlock recognises a line opening an HTML block that holds no prose: a
+// comment, or a pre, script, style or textarea element. It returns what
+// closes the block, or nil when the line closes it already.
+func htmlBlock(t []byte) ([]byte, bool) {
+	if bytes.HasPrefix(t, []byte("<!--")) {
+		if bytes.Contains(t[4:], []byte("-->")) {
+			return nil, true
+		}
+		return []byte("-->"), true
+	}
+	low := bytes.ToLower(t)
+	for _, tag := range []string{"pre", "script", "style", "textarea"} {
+		open := []byte("<" + tag)
+		if !bytes.HasPrefix(low, open) || (len(low) > len(open) && !bytes.ContainsAny(low[len(open):len(open)+1], " \t>")) {
+			continue
+		}
+		closeTag := []byte("</" + tag + ">")
+		if bytes.Contains(low, closeTag) {
+			return nil, true
+		}
+		return closeTag, true
+	}
+	return nil, false
+}
+
+// proseLine handles one line that is neither blank nor raw HTML and
+// returns the fence marker when the line opens a fenced block.
+func proseLine(w *blockWriter, line []byte) []byte {
 	if indentWidth(line) >= 4 && len(w.cur) == 0 {
 		return nil // indented code block
 	}
@@ -86,7 +135,13 @@ func markdownLine(w *blockWriter, line []byte) []byte {
 	} else if len(w.cur) > 0 {
 		w.writeByte('\n')
 	}
+	before := len(w.cur)
 	inline(w, t)
+	if len(bytes.TrimSpace(w.cur[before:])) == 0 {
+		// The line held only markup ("<a>"): drop it, with its line
+		// break, so that no blank line appears inside the paragraph.
+		w.cur = bytes.TrimRight(w.cur[:before], "\n")
+	}
 	return nil
 }
 
@@ -158,6 +213,29 @@ func setextUnderline(t []byte) bool {
 }
 
 func thematicBreak(t []byte) bool { return onlyRunes(t, "-*_", 3) }
+
+// linkLabels returns the labels the document defines ("[label]: url"),
+// lower-cased with white space collapsed, so that a shortcut link
+// "[label]" can be rendered as its text.
+func linkLabels(raw []byte) map[string]bool {
+	var labels map[string]bool
+	for _, line := range bytes.Split(raw, []byte{'\n'}) {
+		t := bytes.TrimLeft(line, " ")
+		if !linkDefinition(t) {
+			continue
+		}
+		if labels == nil {
+			labels = map[string]bool{}
+		}
+		labels[linkLabel(t[1:bytes.Index(t, []byte("]:"))])] = true
+	}
+	return labels
+}
+
+// linkLabel is a label's matching form: lower-cased, white space collapsed.
+func linkLabel(b []byte) string {
+	return string(bytes.ToLower(bytes.Join(bytes.Fields(b), []byte{' '})))
+}
 
 // linkDefinition recognises "[label]: destination".
 func linkDefinition(t []byte) bool {
@@ -283,6 +361,9 @@ func link(w *blockWriter, t []byte, i int) int {
 			inline(w, text)
 			return next + close + 1
 		}
+	case w.refs[linkLabel(text)]:
+		inline(w, text)
+		return next
 	}
 	w.writeByte('[')
 	return i + 1
@@ -306,9 +387,15 @@ func matchingBracket(t []byte, i int) int {
 	return -1
 }
 
-// inlineTag drops an inline HTML tag (<em>, </a>, <br/>) or keeps the
-// address of an autolink (<https://…>); a lone '<' is text.
+// inlineTag drops an inline HTML tag (<em>, </a>, <br/>) or comment
+// (<!-- … --> within the line) or keeps the address of an autolink
+// (<https://…>); a lone '<' is text.
 func inlineTag(w *blockWriter, t []byte, i int) int {
+	if bytes.HasPrefix(t[i:], []byte("<!--")) {
+		if end := bytes.Index(t[i+4:], []byte("-->")); end >= 0 {
+			return i + 4 + end + 3
+		}
+	}
 	end := bytes.IndexByte(t[i:], '>')
 	if end < 0 {
 		w.writeByte('<')

@@ -41,13 +41,12 @@ func mineSpec(subject string, p MineParams, _ MineInputs) stage.Spec {
 }
 
 // SmeltParams is what the SmeltedBundle depends on besides the subject id
-// and the OreBundle (which names the text objects smelt reads by digest).
-// Of the subject file smelt reads only the declared relations.
+// and the OreBundle (which names the text objects smelt reads by digest):
+// the smelter subject.yaml pins (or the default), and the relations the
+// subject declares besides the vocabulary's 17 (courses.Subject.Vocabulary),
+// sorted. Relations is omitted when none, so such a subject keeps its key.
 type SmeltParams struct {
-	Extractor string `json:"extractor"`
-	// Relations are the relations the subject declares beyond the original's
-	// 17, sorted (courses.Subject.Vocabulary): the vocabulary the smelter
-	// reads claims with. Omitted when none, so such a subject keeps its key.
+	Extractor string   `json:"extractor"`
 	Relations []string `json:"relations,omitempty"`
 }
 

@@ -17,14 +17,16 @@ func comparePair(x, y pair) int { return cmp.Or(strings.Compare(x.a, y.a), strin
 // accumulator gathers the citations of every candidate by its key. The
 // maps are only looked up; bundle sorts their keys before emitting.
 type accumulator struct {
+	extractor string // the smelter's id, stamped on every citation
 	concepts  map[pair]*cites
 	relations map[artifact.Triple]*cites
 	counters  map[artifact.Triple]*cites
 	hints     map[pair]*cites
 }
 
-func newAccumulator() *accumulator {
+func newAccumulator(extractor string) *accumulator {
 	return &accumulator{
+		extractor: extractor,
 		concepts:  map[pair]*cites{},
 		relations: map[artifact.Triple]*cites{},
 		counters:  map[artifact.Triple]*cites{},
@@ -101,15 +103,16 @@ func (cs *cites) add(c cite) {
 	*cs = append(*cs, c)
 }
 
-// refs sorts the citations and returns them as SourceRefs.
-func (cs cites) refs() []artifact.SourceRef {
+// refs sorts the citations and returns them as SourceRefs stamped with the
+// smelter's id.
+func (cs cites) refs(extractor string) []artifact.SourceRef {
 	slices.SortFunc(cs, compareCite)
 	out := make([]artifact.SourceRef, len(cs))
 	for i, c := range cs {
 		start, end := int64(c.start), int64(c.end)
 		out[i] = artifact.SourceRef{
 			SourceSHA: c.o.sourceSHA, Span: c.o.text[c.start:c.end], Adapter: c.o.adapter, RetrievedAt: c.o.retrievedAt,
-			TextSHA: c.o.textSHA, Start: &start, End: &end, Extractor: Extractor,
+			TextSHA: c.o.textSHA, Start: &start, End: &end, Extractor: extractor,
 		}
 	}
 	return out
@@ -131,26 +134,26 @@ func citesFor[K comparable](m map[K]*cites, key K) *cites {
 func (acc *accumulator) bundle() artifact.SmeltedBundle {
 	out := artifact.SmeltedBundle{
 		Concepts:      make([]artifact.ConceptCandidate, 0, len(acc.concepts)),
-		Relations:     triples(acc.relations),
-		Counters:      triples(acc.counters),
+		Relations:     triples(acc.relations, acc.extractor),
+		Counters:      triples(acc.counters, acc.extractor),
 		OrderingHints: make([]artifact.OrderingHint, 0, len(acc.hints)),
 	}
 	for _, k := range sortedKeys(acc.concepts, comparePair) {
 		out.Concepts = append(out.Concepts, artifact.ConceptCandidate{CanonicalTerm: k.a, Definition: k.b,
-			Sources: acc.concepts[k].refs(), State: artifact.StateProposed})
+			Sources: acc.concepts[k].refs(acc.extractor), State: artifact.StateProposed})
 	}
 	for _, k := range sortedKeys(acc.hints, comparePair) {
-		out.OrderingHints = append(out.OrderingHints, artifact.OrderingHint{Before: k.a, After: k.b, Sources: acc.hints[k].refs()})
+		out.OrderingHints = append(out.OrderingHints, artifact.OrderingHint{Before: k.a, After: k.b, Sources: acc.hints[k].refs(acc.extractor)})
 	}
 	return out
 }
 
 // triples emits relation or counter candidates sorted by their triple.
-func triples(m map[artifact.Triple]*cites) []artifact.RelationCandidate {
+func triples(m map[artifact.Triple]*cites, extractor string) []artifact.RelationCandidate {
 	out := make([]artifact.RelationCandidate, 0, len(m))
 	for _, k := range sortedKeys(m, compareTriple) {
 		out = append(out, artifact.RelationCandidate{Head: k.Head, Relation: k.Relation, Tail: k.Tail,
-			Sources: m[k].refs(), State: artifact.StateProposed})
+			Sources: m[k].refs(extractor), State: artifact.StateProposed})
 	}
 	return out
 }

@@ -68,10 +68,15 @@ func generatedProse(size int) string {
 }
 
 // BenchmarkSmelt smelts about 4 MB of generated prose in 64 plain-text
-// entries. Besides MB/s (wall clock) it reports cpu-MB/s, bytes per
-// second of process CPU time, which stays meaningful when other work
-// shares the machine.
-func BenchmarkSmelt(b *testing.B) {
+// entries with the default smelter. Besides MB/s (wall clock) it reports
+// cpu-MB/s, bytes per second of process CPU time, which stays meaningful
+// when other work shares the machine.
+func BenchmarkSmelt(b *testing.B) { benchmarkSmelt(b, Options{}) }
+
+// BenchmarkSmeltV2 is BenchmarkSmelt with PatternV2, for comparison.
+func BenchmarkSmeltV2(b *testing.B) { benchmarkSmelt(b, Options{Extractor: PatternV2}) }
+
+func benchmarkSmelt(b *testing.B, opts Options) {
 	const docs, docSize = 64, 64 << 10
 	bundle := artifact.OreBundle{SubjectID: "bench", SchemaVersion: artifact.SchemaVersion}
 	texts := map[string][]byte{}
@@ -88,7 +93,7 @@ func BenchmarkSmelt(b *testing.B) {
 	var out artifact.SmeltedBundle
 	for b.Loop() {
 		var err error
-		if out, err = Smelt(bundle, texts); err != nil {
+		if out, err = SmeltWith(bundle, texts, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -40,23 +40,25 @@ func TestEntryOrderDoesNotMatter(t *testing.T) {
 	entries := []artifact.OreEntry{plainEntry(a, "file"), plainEntry(b, "file"), again, row(row1), row(row2)}
 	texts := map[string][]byte{digest(a): []byte(a), digest(b): []byte(b), digest(row1): []byte(row1), digest(row2): []byte(row2)}
 
-	var first []byte
-	for _, order := range permutations(entries) {
-		out, err := Smelt(artifact.OreBundle{SubjectID: "s", Entries: order}, texts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := artifact.Encode(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = enc
-			checkDeterminismFixture(t, out)
-			continue
-		}
-		if !bytes.Equal(enc, first) {
-			t.Fatalf("entry order changed the output:\n%s\nvs\n%s", enc, first)
+	for _, id := range Extractors() {
+		var first []byte
+		for _, order := range permutations(entries) {
+			out, err := SmeltWith(artifact.OreBundle{SubjectID: "s", Entries: order}, texts, Options{Extractor: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := artifact.Encode(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = enc
+				checkDeterminismFixture(t, out)
+				continue
+			}
+			if !bytes.Equal(enc, first) {
+				t.Fatalf("%s: entry order changed the output:\n%s\nvs\n%s", id, enc, first)
+			}
 		}
 	}
 }

@@ -3,14 +3,16 @@
 // artifact.SmeltedBundle of concept, relation, counter-claim and ordering
 // candidates, each citing the exact bytes of the sentence it came from.
 //
-// Smelt is deterministic pattern extraction with no model, network, clock or
-// randomness. It follows the original smelter's rules with these corrections:
-// negated statements never yield the positive claim, counter-claim sentences
-// yield only their counter-claim, terms lose their articles, compound
-// predicates written in prose are recognised, every distinct definition is
-// kept with its own sources, and a blank line ends a sentence. README.md
-// states every rule, every difference from the original and the order of the
-// output.
+// Smelting is deterministic rule-based reading with no model, network, clock
+// or randomness. There are two smelters. PatternV3, the default, reads the
+// main clause of a sentence of real documentation (subject, verb of the
+// relation vocabulary or of the subject's declared relations, complement
+// cut at its clause boundary) and yields nothing from a sentence it cannot
+// read with confidence: a condition, a pronoun or code as the subject, a
+// negation that denies no single claim. PatternV2 is the original's
+// patterns with their corrections; a subject may pin it, and the
+// conformance vectors run against it. README.md states every rule of both,
+// the reasons a sentence yields nothing, and the order of the output.
 //
 // The caller passes each entry's text under TextKey(entry): the entry's
 // text_sha, or its source_sha when the source is plain text and its raw
@@ -19,6 +21,6 @@
 // byte for byte with its span, as the forge does.
 //
 // The matchers are hand-written (no regular expressions) because the stage
-// must read tens of megabytes of text per second; tests pin them to the
+// must read tens of megabytes of text per second; tests pin PatternV2 to the
 // groups the original's expressions capture.
 package smelting

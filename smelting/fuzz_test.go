@@ -10,7 +10,8 @@ import (
 )
 
 // FuzzSmelt smelts arbitrary text (seed corpus: testdata/fuzz/FuzzSmelt)
-// and checks that Smelt never panics, refuses exactly the texts that are
+// with the default smelter, and with PatternV2 for the span contract, and
+// checks that Smelt never panics, refuses exactly the texts that are
 // not UTF-8, cites only spans whose bytes are text[start:end], produces
 // output the canonical encoder accepts, and gives the same bytes when the
 // text arrives as two entries in either order.
@@ -29,6 +30,12 @@ func FuzzSmelt(f *testing.F) {
 			t.Fatalf("Smelt: %v", err)
 		}
 		forEachRef(out, func(ref artifact.SourceRef) { checkRef(t, ref, text) })
+		e := plainEntry(text, "file")
+		old, err := SmeltWith(artifact.OreBundle{SubjectID: "fuzz", Entries: []artifact.OreEntry{e}}, map[string][]byte{e.SourceSHA: []byte(text)}, Options{Extractor: PatternV2})
+		if err != nil {
+			t.Fatalf("Smelt %s: %v", PatternV2, err)
+		}
+		forEachRef(old, func(ref artifact.SourceRef) { checkRef(t, ref, text) })
 		enc, err := artifact.Encode(out)
 		if err != nil {
 			t.Fatalf("the bundle does not encode: %v", err)

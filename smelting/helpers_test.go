@@ -3,6 +3,7 @@ package smelting
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"testing"
 
 	"formation/artifact"
@@ -24,7 +25,13 @@ func plainEntry(text, adapter string) artifact.OreEntry {
 		RetrievedAt: testDate, ByteLength: int64(len(text))}
 }
 
-// smeltPlain smelts plain-text sources, one entry each.
+// smeltV2 smelts with PatternV2, the smelter the conformance vectors and
+// the tests of the original's rules run against.
+func smeltV2(bundle artifact.OreBundle, texts map[string][]byte) (artifact.SmeltedBundle, error) {
+	return SmeltWith(bundle, texts, Options{Extractor: PatternV2})
+}
+
+// smeltPlain smelts plain-text sources, one entry each, with PatternV2.
 func smeltPlain(t testing.TB, texts ...string) artifact.SmeltedBundle {
 	t.Helper()
 	bundle := artifact.OreBundle{SubjectID: "subject.test", SchemaVersion: artifact.SchemaVersion}
@@ -33,7 +40,7 @@ func smeltPlain(t testing.TB, texts ...string) artifact.SmeltedBundle {
 		bundle.Entries = append(bundle.Entries, plainEntry(s, "file"))
 		m[digest(s)] = []byte(s)
 	}
-	out, err := Smelt(bundle, m)
+	out, err := smeltV2(bundle, m)
 	if err != nil {
 		t.Fatalf("Smelt: %v", err)
 	}
@@ -66,7 +73,7 @@ func forEachRef(b artifact.SmeltedBundle, fn func(artifact.SourceRef)) {
 // sentence with no surrounding whitespace.
 func checkRef(t testing.TB, ref artifact.SourceRef, text string) {
 	t.Helper()
-	if !ref.HasSpanRange() || ref.Extractor != Extractor {
+	if !ref.HasSpanRange() || !slices.Contains(Extractors(), ref.Extractor) {
 		t.Fatalf("ref without a byte range or extractor: %+v", ref)
 	}
 	if ref.TextSHA != digest(text) {
@@ -100,6 +107,22 @@ func keys(b artifact.SmeltedBundle) []string {
 	}
 	for _, h := range b.OrderingHints {
 		out = append(out, "hint "+h.Before+" < "+h.After)
+	}
+	return out
+}
+
+// smeltPlainWith smelts plain-text sources, one entry each, with opts.
+func smeltPlainWith(t testing.TB, opts Options, texts ...string) artifact.SmeltedBundle {
+	t.Helper()
+	bundle := artifact.OreBundle{SubjectID: "subject.test", SchemaVersion: artifact.SchemaVersion}
+	m := map[string][]byte{}
+	for _, s := range texts {
+		bundle.Entries = append(bundle.Entries, plainEntry(s, "file"))
+		m[digest(s)] = []byte(s)
+	}
+	out, err := SmeltWith(bundle, m, opts)
+	if err != nil {
+		t.Fatalf("Smelt: %v", err)
 	}
 	return out
 }

@@ -25,19 +25,6 @@ type hit struct {
 	start, end int
 }
 
-// extractText appends the hits of every sentence of text, in text order,
-// to hits (a buffer Smelt reuses from one text to the next).
-func extractText(text string, hits []hit) []hit {
-	forEachSentence(text, func(start, end int, spaced bool) {
-		flat := text[start:end]
-		if spaced {
-			flat = relparse.CollapseSpace(flat)
-		}
-		hits = extractSentence(flat, start, end, hits)
-	})
-	return hits
-}
-
 // extractSentence appends the hits of one sentence, flat (its bytes at
 // [start, end) of the text with every whitespace run collapsed to one
 // space). Every pattern reads the sentence as the original did: flat, with

@@ -11,17 +11,33 @@ import (
 
 	"formation/artifact"
 	"formation/ident"
+	"formation/relparse"
 )
 
-// Extractor is this smelter's id, recorded in the extractor field of every
-// SourceRef it writes. The original stamped "smelter/pattern_v1" into the
-// adapter field instead; v2 is the corrected rule set described in
-// README.md.
-const Extractor = "smelter/pattern_v2"
+// The smelters of this package. The id of the one that read a sentence is
+// recorded in the extractor field of every SourceRef it writes. The
+// original stamped "smelter/pattern_v1" into the adapter field instead.
+const (
+	// PatternV2 is the original's rule set with its corrections
+	// (README.md, "smelter/pattern_v2"). The conformance vectors run
+	// against it.
+	PatternV2 = "smelter/pattern_v2"
+	// PatternV3 reads real documentation (README.md,
+	// "smelter/pattern_v3"): a main clause's subject, verb and complement,
+	// and nothing from a sentence it cannot read with confidence.
+	PatternV3 = "smelter/pattern_v3"
+	// DefaultExtractor is the smelter of every subject whose subject.yaml
+	// does not pin one.
+	DefaultExtractor = PatternV3
+)
+
+// Extractors lists the smelters, oldest first.
+func Extractors() []string { return []string{PatternV2, PatternV3} }
 
 // Version is the smelt stage's code version for its cache key. It changes
-// whenever Smelt can return different bytes for the same input.
-const Version = Extractor + "+1"
+// whenever Smelt can return different bytes for the same input and
+// options.
+const Version = "pattern_v2+1;pattern_v3+1"
 
 // Errors Smelt returns, each wrapped with the entry or text it concerns.
 // Any of them halts the stage: the smelter never skips an entry.
@@ -35,7 +51,69 @@ var (
 	ErrTextDigest = errors.New("smelting: text does not hash to its digest")
 	// ErrInvalidText: a text is not valid UTF-8.
 	ErrInvalidText = errors.New("smelting: text is not valid UTF-8")
+	// ErrOptions: the options name no smelter of this package, or declare
+	// a relation that is not a relation id or repeats one.
+	ErrOptions = errors.New("smelting: invalid options")
 )
+
+// Options choose the smelter and what it may read.
+type Options struct {
+	// Extractor is one of Extractors(); "" means DefaultExtractor.
+	Extractor string
+	// Relations are the relations the subject declares besides the
+	// vocabulary's 17, as relation ids ([a-z]+(_[a-z]+)*, written in prose
+	// with spaces: "depends_on" is read as "depends on"), in priority
+	// order. They rank after the 17. Only PatternV3 reads them.
+	Relations []string
+	// OnText, when not nil, is called after each distinct text is smelted
+	// with the count so far and the total, for a progress display. The
+	// result does not depend on it.
+	OnText func(done, total int)
+}
+
+// extractor checks the options and returns the smelter's id.
+func (o Options) extractor() (string, error) {
+	id := o.Extractor
+	if id == "" {
+		id = DefaultExtractor
+	}
+	if !slices.Contains(Extractors(), id) {
+		return "", fmt.Errorf("%w: no smelter %q (have %s)", ErrOptions, o.Extractor, strings.Join(Extractors(), ", "))
+	}
+	seen := map[string]bool{}
+	for _, r := range o.Relations {
+		switch {
+		case !relationID(r):
+			return "", fmt.Errorf("%w: declared relation %q is not a relation id ([a-z]+(_[a-z]+)*)", ErrOptions, r)
+		case relparse.IsRelation(r):
+			return "", fmt.Errorf("%w: declared relation %q is already in the vocabulary", ErrOptions, r)
+		case seen[r]:
+			return "", fmt.Errorf("%w: relation %q is declared twice", ErrOptions, r)
+		}
+		seen[r] = true
+	}
+	return id, nil
+}
+
+// relationID reports whether r has the form of a relation id:
+// [a-z]+(_[a-z]+)*.
+func relationID(r string) bool {
+	if r == "" {
+		return false
+	}
+	prev := byte('_')
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+		case c == '_' && prev != '_':
+		default:
+			return false
+		}
+		prev = c
+	}
+	return prev != '_'
+}
 
 // TextKey is the key under which Smelt looks up an entry's text: the
 // entry's text_sha, or its source_sha when the entry has none (a plain text
@@ -47,7 +125,13 @@ func TextKey(e artifact.OreEntry) string {
 	return e.SourceSHA
 }
 
-// Smelt extracts candidates from the ore bundle. texts maps TextKey(entry)
+// Smelt is SmeltWith under the default options: DefaultExtractor and no
+// declared relations.
+func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.SmeltedBundle, error) {
+	return SmeltWith(bundle, texts, Options{})
+}
+
+// SmeltWith extracts candidates from the ore bundle. texts maps TextKey(entry)
 // to the entry's text, exactly the bytes of the object mining stored under
 // that digest; Smelt checks that every text hashes to its key, so a span it
 // cites can be re-read from the store byte for byte. Texts that no entry
@@ -57,27 +141,25 @@ func TextKey(e artifact.OreEntry) string {
 // list is sorted (see README.md, "Output order") and every choice between
 // equal candidates is made on content. Smelt returns an error, and no
 // bundle, when an entry is unusable; the error joins one wrapped Err* value
-// per problem, in a fixed order.
-func Smelt(bundle artifact.OreBundle, texts map[string][]byte) (artifact.SmeltedBundle, error) {
-	return SmeltWith(bundle, texts, nil)
-}
-
-// SmeltWith is Smelt with onText (may be nil) called after each distinct
-// text is smelted, with the count so far and the total, for a progress
-// display. The result does not depend on it.
-func SmeltWith(bundle artifact.OreBundle, texts map[string][]byte, onText func(done, total int)) (artifact.SmeltedBundle, error) {
+// per problem, in a fixed order; invalid options are ErrOptions.
+func SmeltWith(bundle artifact.OreBundle, texts map[string][]byte, opts Options) (artifact.SmeltedBundle, error) {
+	id, err := opts.extractor()
+	if err != nil {
+		return artifact.SmeltedBundle{}, err
+	}
 	groups, err := groupEntries(bundle.Entries, texts)
 	if err != nil {
 		return artifact.SmeltedBundle{}, err
 	}
-	acc := newAccumulator()
+	read := newTextReader(id, opts.Relations)
+	acc := newAccumulator(id)
 	pairs := map[[2]string]int{}
 	var hits []hit
 	for i, g := range groups {
-		if onText != nil && i > 0 {
-			onText(i, len(groups))
+		if opts.OnText != nil && i > 0 {
+			opts.OnText(i, len(groups))
 		}
-		hits = extractText(g.text, hits[:0])
+		hits = read(g.text, hits[:0], nil)
 		for _, e := range g.entries {
 			pair, ok := pairs[[2]string{e.SourceSHA, g.key}]
 			if !ok {
@@ -88,8 +170,8 @@ func SmeltWith(bundle artifact.OreBundle, texts map[string][]byte, onText func(d
 			acc.add(o, hits)
 		}
 	}
-	if onText != nil && len(groups) > 0 {
-		onText(len(groups), len(groups))
+	if opts.OnText != nil && len(groups) > 0 {
+		opts.OnText(len(groups), len(groups))
 	}
 	return acc.bundle(), nil
 }

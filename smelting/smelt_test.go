@@ -92,7 +92,7 @@ func TestSourceRefFields(t *testing.T) {
 	text := "Intro\n\nLight  is\n a wave.\n"
 	e := artifact.OreEntry{SourceSHA: digest(raw), URL: "file:sources/light.html", Adapter: "folder",
 		RetrievedAt: "2026-04-01T09:30:00Z", ByteLength: int64(len(raw)), TextSHA: digest(text)}
-	out, err := Smelt(artifact.OreBundle{SubjectID: "s", Entries: []artifact.OreEntry{e}}, map[string][]byte{digest(text): []byte(text)})
+	out, err := smeltV2(artifact.OreBundle{SubjectID: "s", Entries: []artifact.OreEntry{e}}, map[string][]byte{digest(text): []byte(text)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestTableRowsCiteTheirOwnText(t *testing.T) {
 			RetrievedAt: testDate, ByteLength: int64(len(row)), TextSHA: digest(row)}
 	}
 	bundle := artifact.OreBundle{SubjectID: "s", Entries: []artifact.OreEntry{entry(row2), entry(row1)}}
-	out, err := Smelt(bundle, map[string][]byte{digest(row1): []byte(row1), digest(row2): []byte(row2)})
+	out, err := smeltV2(bundle, map[string][]byte{digest(row1): []byte(row1), digest(row2): []byte(row2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestOrphanTextsIgnored(t *testing.T) {
 	text := "Light is a wave."
 	bundle := artifact.OreBundle{SubjectID: "s", Entries: []artifact.OreEntry{plainEntry(text, "file")}}
 	orphan := "Orphan is a text nobody lists."
-	out, err := Smelt(bundle, map[string][]byte{digest(text): []byte(text), digest(orphan): []byte(orphan)})
+	out, err := smeltV2(bundle, map[string][]byte{digest(text): []byte(text), digest(orphan): []byte(orphan)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		bundle := artifact.OreBundle{SubjectID: "s", Entries: []artifact.OreEntry{c.entry}}
-		out, err := Smelt(bundle, c.texts)
+		out, err := smeltV2(bundle, c.texts)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 		}
@@ -208,7 +208,7 @@ func TestRefusals(t *testing.T) {
 			}
 		}
 	}
-	_, err := Smelt(artifact.OreBundle{Entries: all}, texts)
+	_, err := smeltV2(artifact.OreBundle{Entries: all}, texts)
 	for _, want := range []error{ErrTextDigest, ErrInvalidText, ErrMalformedDigest} {
 		if !errors.Is(err, want) {
 			t.Errorf("joined error %v lacks %v", err, want)

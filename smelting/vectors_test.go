@@ -195,7 +195,7 @@ func TestVectorDifferences(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			in, want := readSmeltVector(t, name)
 			in.OreBundle.Entries = withoutMissingText(t, in)
-			got, err := Smelt(in.OreBundle, textsOf(in))
+			got, err := smeltV2(in.OreBundle, textsOf(in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +238,7 @@ func withoutMissingText(t *testing.T, in smeltInput) []artifact.OreEntry {
 	if len(kept) == len(in.OreBundle.Entries) {
 		return kept
 	}
-	_, err := Smelt(in.OreBundle, textsOf(in))
+	_, err := smeltV2(in.OreBundle, textsOf(in))
 	if !errors.Is(err, ErrMissingText) || !strings.Contains(err.Error(), missingTextURL) {
 		t.Fatalf("an entry without text must halt the smelt with ErrMissingText naming it; got %v", err)
 	}
@@ -252,7 +252,7 @@ func TestVectorSpansAreExact(t *testing.T) {
 	for _, name := range []string{"smelt_1", "smelt_2", "smelt_3"} {
 		in, _ := readSmeltVector(t, name)
 		in.OreBundle.Entries = withoutMissingText(t, in)
-		got, err := Smelt(in.OreBundle, textsOf(in))
+		got, err := smeltV2(in.OreBundle, textsOf(in))
 		if err != nil {
 			t.Fatal(err)
 		}

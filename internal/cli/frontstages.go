@@ -3,14 +3,18 @@ package cli
 import (
 	"context"
 	"fmt"
+	goio "io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"formation/mining"
 	"formation/pipeline"
+	"formation/smelting"
 	"formation/stage"
 )
 
@@ -40,10 +44,68 @@ func mineCommand(io IO) *cli.Command {
 }
 
 func smeltCommand(io IO) *cli.Command {
-	return stageCommand(io, "smelt", "extract candidates citing byte spans of the mined texts", nil,
+	sentences := &cli.BoolFlag{Name: "sentences", Usage: "run nothing: report every sentence of the latest mined texts with the candidates it yields or why it yields none (JSONL with --json)"}
+	cmd := stageCommand(io, "smelt", "extract candidates citing byte spans of the mined texts", []cli.Flag{sentences},
 		func(ctx context.Context, _ *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
 			return p.Smelt(ctx, subject)
 		})
+	run := cmd.Action
+	cmd.Action = func(c *cli.Context) error {
+		if !c.Bool("sentences") {
+			return run(c)
+		}
+		p, done, err := newPipeline(c, io)
+		if err != nil {
+			return err
+		}
+		defer done()
+		reports, err := p.SmeltSentences(c.Context, c.Args().First())
+		if err != nil {
+			return err
+		}
+		return writeSentences(io.Stdout, reports, wantJSON(c))
+	}
+	return cmd
+}
+
+// writeSentences prints a sentence report: one JSON object per line under
+// --json, otherwise one line per sentence (the text's URL and byte range,
+// what it yielded or why not, the sentence) and a count per reason.
+func writeSentences(w goio.Writer, reports []smelting.SentenceReport, asJSON bool) error {
+	if asJSON {
+		for _, r := range reports {
+			if err := writeJSON(w, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var b strings.Builder
+	reasons := map[string]int{}
+	yielded := 0
+	for _, r := range reports {
+		fmt.Fprintf(&b, "%s [%d,%d) ", r.URL, r.Start, r.End)
+		if len(r.Yielded) == 0 {
+			reasons[r.Reason]++
+			fmt.Fprintf(&b, "nothing (%s)", r.Reason)
+		} else {
+			yielded++
+			for i, y := range r.Yielded {
+				if i > 0 {
+					b.WriteString("; ")
+				}
+				fmt.Fprintf(&b, "%s (%s)", y.Kind, strings.Join(y.Key, " | "))
+			}
+		}
+		fmt.Fprintf(&b, "\n    %s\n", r.Text)
+	}
+	fmt.Fprintf(&b, "%d sentences: %d yielded candidates", len(reports), yielded)
+	for _, k := range slices.Sorted(maps.Keys(reasons)) {
+		fmt.Fprintf(&b, ", %d %s", reasons[k], k)
+	}
+	b.WriteString("\n")
+	_, err := goio.WriteString(w, b.String())
+	return err
 }
 
 func autorunCommand(io IO) *cli.Command {
