@@ -77,6 +77,19 @@ type Spec struct {
 	Subject string   // validated subject id
 	Params  any      // the stage's parameter struct (nil: none); every field is part of the key
 	Inputs  []string // digests of the stored objects the output depends on, or Absent
+	// Ref is the ref Run points at the output; empty means
+	// Ref(Subject, Stage). A stage with several outputs per subject (the
+	// run's shards) names each one's ref; its parameters, which are in the
+	// key, must then decide the name.
+	Ref string
+}
+
+// ref is the ref Run moves.
+func (s Spec) ref() string {
+	if s.Ref != "" {
+		return s.Ref
+	}
+	return Ref(s.Subject, s.Stage)
 }
 
 // Ingredients returns the spec's cache ingredients; Key of them is the
@@ -193,7 +206,7 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err := e.Cache.Record(ctx, ing, digest); err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
-	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), digest); err != nil {
+	if err := e.MoveRef(ctx, spec.ref(), digest); err != nil {
 		return res, err
 	}
 	return res, e.noteRun(ctx, res)
@@ -227,7 +240,7 @@ func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool
 		}
 	}
 	res.CacheHit, res.Output, res.Bytes = true, output, verified
-	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), output); err != nil {
+	if err := e.MoveRef(ctx, spec.ref(), output); err != nil {
 		return true, err
 	}
 	return true, e.noteRun(ctx, *res)
@@ -310,6 +323,13 @@ func (e *Env) fail(ctx context.Context, spec Spec, err error) error {
 		h.written = true
 	}
 	return exitcode.With(h.Code, err)
+}
+
+// Refuse audits a halt that a frame raises outside Run (say, while it
+// checks what it will pass to Run) exactly as Run audits a core's halt, and
+// returns it with its exit code.
+func (e *Env) Refuse(ctx context.Context, spec Spec, h *Halt) error {
+	return e.fail(ctx, spec, h)
 }
 
 func (e *Env) appendAudit(ctx context.Context, spec Spec, recs []audit.Record) error {
