@@ -62,10 +62,11 @@ func autorunCommand(io IO) *cli.Command {
 	return &cli.Command{
 		Name:      "autorun",
 		Usage:     "run mine, smelt, forge, compose, run and ratify; stop before promote",
-		ArgsUsage: "SUBJECT",
-		Flags:     append([]cli.Flag{explainFlag, issuedAtFlag}, mineFlags()...),
+		ArgsUsage: "SUBJECT | --subjects FILE --index N",
+		Flags:     append([]cli.Flag{explainFlag, issuedAtFlag, subjectsFlag, indexFlag}, mineFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := requireArgs(c, 1, "SUBJECT"); err != nil {
+			subject, err := fleetSubject(c)
+			if err != nil {
 				return err
 			}
 			p, err := newPipeline(c, io)
@@ -74,12 +75,12 @@ func autorunCommand(io IO) *cli.Command {
 			}
 			configureMine(c, io, p)
 			p.IssuedAt = c.String("issued-at")
-			results, err := p.Autorun(c.Context, c.Args().First())
+			results, err := p.Autorun(c.Context, subject)
 			if wantJSON(c) {
 				if results == nil {
 					results = []stage.Result{}
 				}
-				if werr := writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "subject": c.Args().First(), "stages": results}); werr != nil && err == nil {
+				if werr := writeJSON(io.Stdout, map[string]any{"schema_version": "1.0.0", "subject": subject, "stages": results}); werr != nil && err == nil {
 					err = werr
 				}
 				return err
@@ -90,7 +91,7 @@ func autorunCommand(io IO) *cli.Command {
 				}
 			}
 			if err == nil && !quietFlag(c) {
-				fmt.Fprintf(io.Stderr, "autorun %s: ratified; promote with `formation promote --key KEY %s`\n", c.Args().First(), results[len(results)-1].Output)
+				fmt.Fprintf(io.Stderr, "autorun %s: ratified; promote with `formation promote --key KEY %s`\n", subject, results[len(results)-1].Output)
 			}
 			return err
 		},
