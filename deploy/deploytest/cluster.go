@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -31,8 +33,10 @@ type Cluster struct {
 	// waits minutes; the delays keep their shape.
 	BackoffScale float64
 	// Kill, when it returns a positive duration for a node's attempt,
-	// ends that process with SIGKILL after so long: a pod deleted or its
-	// node lost (Argo: status Error; a Job: condition DisruptionTarget).
+	// ends that process with SIGKILL once it has used so much CPU time
+	// (not wall time, which a busy machine stretches): a pod deleted or its
+	// node lost midway (Argo: status Error; a Job: condition
+	// DisruptionTarget).
 	Kill func(node string, attempt int) time.Duration
 	// Work is a folder for the pods' volumes.
 	Work string
@@ -147,13 +151,26 @@ func (c *Cluster) run(ctx context.Context, pod podSpec) Process {
 	var killMu sync.Mutex
 	if err == nil && c.Kill != nil {
 		if d := c.Kill(pod.node, pod.attempt); d > 0 {
-			t := time.AfterFunc(d, func() {
-				killMu.Lock()
-				killed = true
-				killMu.Unlock()
-				_ = proc.Process.Kill()
-			})
-			defer t.Stop()
+			exited := make(chan struct{})
+			defer close(exited)
+			go func() {
+				tick := time.NewTicker(10 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-exited:
+						return
+					case <-tick.C:
+					}
+					if cpuTime(proc.Process.Pid) >= d {
+						killMu.Lock()
+						killed = true
+						killMu.Unlock()
+						_ = proc.Process.Kill()
+						return
+					}
+				}
+			}()
 		}
 	}
 	if err == nil {
@@ -382,4 +399,24 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// cpuTime is the user and system time a process has used so far, from
+// /proc (in clock ticks of 1/100 s); 0 when it cannot be read.
+func cpuTime(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which ends at the last ")".
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.Atoi(fields[11])
+	stime, err2 := strconv.Atoi(fields[12])
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }

@@ -106,6 +106,9 @@ func runBuildStage(ctx context.Context, stage *Stage, root, work string, built m
 	for _, run := range stage.All("RUN") {
 		for _, cmd := range strings.Split(run.Raw, "&&") {
 			words := shellWords(cmd)
+			for len(words) > 0 && strings.Contains(words[0], "=") {
+				words = words[1:] // VAR=value before the command
+			}
 			switch {
 			case len(words) > 2 && words[0] == "go" && words[1] == "build":
 				out, pkgs := goBuildOutput(words[2:])
@@ -193,10 +196,16 @@ func (img *Image) sortMounts() {
 	sort.Slice(img.mounts, func(i, j int) bool { return len(img.mounts[i].container) > len(img.mounts[j].container) })
 }
 
-// With returns a copy of the image with more mounts (a pod's volumes).
+// With returns a copy of the image with more mounts (a pod's volumes); a
+// mount at a path the image already maps replaces it.
 func (img *Image) With(extra map[string]string) *Image {
 	c := *img
-	c.mounts = append([]mount{}, img.mounts...)
+	c.mounts = nil
+	for _, m := range img.mounts {
+		if _, over := extra[m.container]; !over {
+			c.mounts = append(c.mounts, m)
+		}
+	}
 	for container, local := range extra {
 		c.mounts = append(c.mounts, mount{container: path.Clean(container), local: local})
 	}
