@@ -66,8 +66,8 @@ type ForgeParams struct {
 }
 
 // ForgeInputs are the objects forge reads: the smelted bundle, the stored
-// allowlist.yaml and the reviewed knowledge (stage.Absent before the first
-// promotion).
+// allowlist.yaml and the stored list of reviewed triples of other subjects
+// that can change this bundle's result (forge.Relevant; "[]" when none).
 type ForgeInputs struct {
 	Smelted   string
 	Allowlist string
@@ -148,8 +148,9 @@ type RatifyParams struct {
 	Manifold   string               `json:"manifold"`
 }
 
-// RatifyInputs are the objects ratify reads: the run record and the
-// mastered-courses index (stage.Absent before the first promotion).
+// RatifyInputs are the objects ratify reads: the run record and G2's set,
+// the stored index of the mastered courses of other subjects (empty before
+// any promotion).
 type RatifyInputs struct {
 	RunRecord string
 	Index     string
