@@ -41,6 +41,9 @@ vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+# deploy/deploytest is a module of its own (the Kubernetes API types stay out
+# of the main module): it checks deploy/ as written and runs its workloads
+# through a local executor against the S3 server.
 # The S3 suite runs against a real versitygw started by the tests on
 # 127.0.0.1 (internal/testutil); under CI=true a missing server fails.
 # The conformance vectors are in testdata/. The tests that compare with the
@@ -51,10 +54,12 @@ test: tools vet
 	@dir="$${FORMATION_CONFORMANCE:-$(CURDIR)/../shared/conformance}"; [ -d "$$dir/original" ] || \
 		echo "note: $$dir/original not found: the tests comparing with the original system skip (and fail under CI=true); set FORMATION_CONFORMANCE to the folder holding original/"
 	$(GO) test -count=1 ./...
+	cd deploy/deploytest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # Long-running suites: tests named *Soak* that run only when FORMATION_SOAK=1.
 soak: tools
 	FORMATION_SOAK=1 $(GO) test -count=1 -run Soak ./...
+	cd deploy/deploytest && FORMATION_SOAK=1 $(GO) test -count=1 -timeout 30m -run Soak ./...
 
 demo: build
 	@bash scripts/demo.sh

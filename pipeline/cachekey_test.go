@@ -14,12 +14,13 @@ import (
 // leaf of its parameter struct (found by reflection, so a field added
 // later is covered here without a change) and with each of its inputs.
 
-func TestMineCacheKeyCoversEverything(t *testing.T)    { checkKey(t, mineSpec) }
-func TestSmeltCacheKeyCoversEverything(t *testing.T)   { checkKey(t, smeltSpec) }
-func TestForgeCacheKeyCoversEverything(t *testing.T)   { checkKey(t, forgeSpec) }
-func TestComposeCacheKeyCoversEverything(t *testing.T) { checkKey(t, composeSpec) }
-func TestRunCacheKeyCoversEverything(t *testing.T)     { checkKey(t, runSpec) }
-func TestRatifyCacheKeyCoversEverything(t *testing.T)  { checkKey(t, ratifySpec) }
+func TestMineCacheKeyCoversEverything(t *testing.T)     { checkKey(t, mineSpec) }
+func TestSmeltCacheKeyCoversEverything(t *testing.T)    { checkKey(t, smeltSpec) }
+func TestForgeCacheKeyCoversEverything(t *testing.T)    { checkKey(t, forgeSpec) }
+func TestComposeCacheKeyCoversEverything(t *testing.T)  { checkKey(t, composeSpec) }
+func TestRunCacheKeyCoversEverything(t *testing.T)      { checkKey(t, runSpec) }
+func TestRatifyCacheKeyCoversEverything(t *testing.T)   { checkKey(t, ratifySpec) }
+func TestRunShardCacheKeyCoversEverything(t *testing.T) { checkKey(t, runShardSpec) }
 
 func checkKey[P, I any](t *testing.T, build func(subject string, p P, in I) stage.Spec) {
 	t.Helper()

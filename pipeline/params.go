@@ -7,6 +7,7 @@ import (
 	"formation/canon"
 	"formation/mining"
 	"formation/packs"
+	"formation/run"
 	"formation/smelting"
 	"formation/stage"
 )
@@ -124,6 +125,26 @@ type RunInputs struct {
 func runSpec(subject string, p RunParams, in RunInputs) stage.Spec {
 	return stage.Spec{Stage: "run", Version: RunVersion, Subject: subject, Params: p, Inputs: []string{in.Course},
 		InputNames: []string{"compose output (course)"}}
+}
+
+// RunShardParams is what one shard of a run depends on besides the subject
+// id and the course: the run's own parameters and version, and which shard
+// of how many it is (which also names its ref).
+type RunShardParams struct {
+	Run        RunParams `json:"run"`
+	RunVersion string    `json:"run_version"`
+	Shard      int       `json:"shard"`
+	Shards     int       `json:"shards"`
+}
+
+// RunShardInputs are the objects a shard reads: the course, as for run.
+type RunShardInputs struct {
+	Course string
+}
+
+func runShardSpec(subject string, p RunShardParams, in RunShardInputs) stage.Spec {
+	return stage.Spec{Stage: "run-shard", Version: RunShardVersion, Subject: subject, Params: p, Inputs: []string{in.Course},
+		Ref: ShardRef(subject, run.Shard{Index: p.Shard, Count: p.Shards})}
 }
 
 // RatifyParams is what the mastery report depends on besides the subject

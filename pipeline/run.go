@@ -44,14 +44,29 @@ func (p *Pipeline) Run(ctx context.Context, subject string) (stage.Result, error
 }
 
 func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, loaded *packs.Loaded) (stage.Result, error) {
-	safety, err := safetyPackDigest(loaded)
+	params, err := runParams(loaded)
 	if err != nil {
 		return stage.Result{}, err
 	}
-	spec := runSpec(subject, RunParams{Runtime: RuntimeVersion, SafetyPack: safety, Manifold: loaded.Manifold.Hash()},
-		RunInputs{Course: courseDigest})
+	return p.runFrame(ctx, runSpec(subject, params, RunInputs{Course: courseDigest}), courseDigest, loaded, driveRuntime)
+}
+
+// runParams are the run stage's parameters under the loaded packs.
+func runParams(loaded *packs.Loaded) (RunParams, error) {
+	safety, err := safetyPackDigest(loaded)
+	if err != nil {
+		return RunParams{}, err
+	}
+	return RunParams{Runtime: RuntimeVersion, SafetyPack: safety, Manifold: loaded.Manifold.Hash()}, nil
+}
+
+// runFrame is the run stage's frame around a driver of the two passes: the
+// runtime itself (run), or the shards that ran the plan's steps before (a
+// merge). Both store the same record under the same cache key, so either
+// one's record serves the other as a hit.
+func (p *Pipeline) runFrame(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded, drive passDriver) (stage.Result, error) {
 	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		rec, unreached, err := p.runCore(ctx, spec, courseDigest, loaded)
+		rec, unreached, err := p.runCore(ctx, spec, courseDigest, loaded, drive)
 		if err != nil {
 			return stage.Output{}, err
 		}
@@ -144,7 +159,7 @@ func unreachedRecords(us []run.Unreached) []audit.Record {
 
 // runCore drives the course and returns the record and the steps the first
 // pass found unreachable by a user.
-func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded) (artifact.RunRecord, []run.Unreached, error) {
+func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded, drive passDriver) (artifact.RunRecord, []run.Unreached, error) {
 	in, err := p.loadCourse(ctx, spec, courseDigest)
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
@@ -158,7 +173,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 		return artifact.RunRecord{}, nil, err
 	}
 	done, total := int64(0), int64(2*len(in.Plan.Steps))
-	passes, err := drivePlan(ctx, in.Plan, in.VTS, loaded, func() {
+	passes, err := drive(ctx, in, loaded, func() {
 		done++
 		p.progress("run", "steps", done, total)
 	})
@@ -197,6 +212,15 @@ func passSummary(o artifact.RunOutput) string {
 		}
 	}
 	return fmt.Sprintf("%d/%d accepted", accepted, len(o.Results))
+}
+
+// passDriver produces the two passes over a loaded course's plan; onStep
+// (may be nil) hears each step driven, for a progress display.
+type passDriver func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, onStep func()) ([2]run.Pass, error)
+
+// driveRuntime is the run stage's own driver: the plan through the runtime.
+func driveRuntime(ctx context.Context, in CourseInputs, loaded *packs.Loaded, onStep func()) ([2]run.Pass, error) {
+	return drivePlan(ctx, in.Plan, in.VTS, loaded, onStep)
 }
 
 // drivePlan drives a plan through the runtime (run.DrivePlan) for a caller

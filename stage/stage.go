@@ -88,6 +88,20 @@ type Spec struct {
 	// --explain say what changed.
 	InputNames []string
 	Files      map[string]string
+
+	// Ref is the ref Run points at the output; empty means
+	// Ref(Subject, Stage). A stage with several outputs per subject (the
+	// run's shards) names each one's ref; its parameters, which are in the
+	// key, must then decide the name.
+	Ref string
+}
+
+// ref is the ref Run moves.
+func (s Spec) ref() string {
+	if s.Ref != "" {
+		return s.Ref
+	}
+	return Ref(s.Subject, s.Stage)
 }
 
 // Labels are the spec's cache notes: every source file, every input by
@@ -273,7 +287,7 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err := e.Cache.Record(ctx, ing, digest, stagecache.Notes{Labels: labels, Audit: res.AuditKinds}); err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
-	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), digest); err != nil {
+	if err := e.MoveRef(ctx, spec.ref(), digest); err != nil {
 		return res, err
 	}
 	return res, e.noteRun(ctx, res)
@@ -310,7 +324,7 @@ func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool
 	if res.Explain.Audit != nil {
 		res.AuditKinds = res.Explain.Audit
 	}
-	if err := e.MoveRef(ctx, Ref(spec.Subject, spec.Stage), output); err != nil {
+	if err := e.MoveRef(ctx, spec.ref(), output); err != nil {
 		return true, err
 	}
 	return true, e.noteRun(ctx, *res)
@@ -405,6 +419,13 @@ func (e *Env) fail(ctx context.Context, spec Spec, err error) error {
 		h.written = true
 	}
 	return exitcode.With(h.Code, err)
+}
+
+// Refuse audits a halt that a frame raises outside Run (say, while it
+// checks what it will pass to Run) exactly as Run audits a core's halt, and
+// returns it with its exit code.
+func (e *Env) Refuse(ctx context.Context, spec Spec, h *Halt) error {
+	return e.fail(ctx, spec, h)
 }
 
 func (e *Env) appendAudit(ctx context.Context, spec Spec, recs []audit.Record) error {

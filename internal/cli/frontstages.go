@@ -112,9 +112,15 @@ func autorunCommand(io IO) *cli.Command {
 	return &cli.Command{
 		Name:      "autorun",
 		Usage:     "run mine, smelt, forge, compose, run and ratify; stop before promote",
-		ArgsUsage: "SUBJECT",
-		Flags:     append([]cli.Flag{explainFlag(), issuedAtFlag()}, mineFlags()...),
+		ArgsUsage: "[SUBJECT]",
+		Description: `Runs one SUBJECT, or, with --subjects FILE --index N, the N-th subject of
+the list FILE (as a Kubernetes Indexed Job does).`,
+		Flags: append(append([]cli.Flag{explainFlag(), issuedAtFlag()}, fleetFlags()...), mineFlags()...),
 		Action: func(c *cli.Context) error {
+			subject, err := fleetSubject(c)
+			if err != nil {
+				return err
+			}
 			p, done, err := newPipeline(c, io)
 			if err != nil {
 				return err
@@ -122,12 +128,12 @@ func autorunCommand(io IO) *cli.Command {
 			defer done()
 			configureMine(c, p)
 			p.IssuedAt = c.String("issued-at")
-			results, err := p.Autorun(c.Context, c.Args().First())
+			results, err := p.Autorun(c.Context, subject)
 			if wantJSON(c) {
 				if results == nil {
 					results = []stage.Result{}
 				}
-				if werr := emit(io, map[string]any{"schema_version": "1.0.0", "subject": c.Args().First(), "stages": results}); werr != nil && err == nil {
+				if werr := emit(io, map[string]any{"schema_version": "1.0.0", "subject": subject, "stages": results}); werr != nil && err == nil {
 					err = werr
 				}
 				return err
@@ -138,7 +144,7 @@ func autorunCommand(io IO) *cli.Command {
 				}
 			}
 			if err == nil && !quietFlag(c) {
-				fmt.Fprintf(io.Stderr, "autorun %s: ratified (report object %s); to promote it:\n", c.Args().First(), results[len(results)-1].Output)
+				fmt.Fprintf(io.Stderr, "autorun %s: ratified (report object %s); to promote it:\n", subject, results[len(results)-1].Output)
 				line, missing := promoteHint(c, results[len(results)-1].Output)
 				fmt.Fprintf(io.Stderr, "  %s\n", line)
 				for _, m := range missing {

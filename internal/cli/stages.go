@@ -10,8 +10,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"formation/artifact"
+	"formation/internal/exitcode"
 	"formation/packs"
 	"formation/pipeline"
+	"formation/run"
 	"formation/signing"
 	"formation/stage"
 	"formation/stagecache"
@@ -135,22 +137,61 @@ func forgeCommand(io IO) *cli.Command {
 		})
 }
 
+// The run verb's sharding flags.
+const (
+	flagShard  = "shard"
+	flagMerge  = "merge"
+	flagShards = "shards"
+)
+
 func runCommand(io IO) *cli.Command {
-	cmd := stageCommand(io, "run", "compile the subject's course and drive its plan twice through the runtime", nil,
-		func(ctx context.Context, _ *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
-			return p.Run(ctx, subject)
-		})
+	cmd := stageCommand(io, "run", "compile the subject's course and drive its plan twice through the runtime",
+		[]cli.Flag{
+			&cli.StringFlag{Name: flagShard, Usage: "run only shard `i/K` of the plan's steps (both passes) and store it as subjects/<s>/run-shards/<i>-of-<K>"},
+			&cli.BoolFlag{Name: flagMerge, Usage: "merge the subject's --shards K shards into its run record (the same record an unsharded run writes)"},
+			&cli.IntFlag{Name: flagShards, Usage: "the number `K` of shards a --merge merges"},
+		}, runVariant)
 	cmd.Description = `With --json the output is NDJSON: one line per step of each pass
 ({"pass","step","step_type","accepted","has_provenance","trace_hash",
-"versor_condition_repr"}), then the stage result as the last line.`
+"versor_condition_repr"}), then the stage result as the last line.
+
+A very large subject runs in shards: --shard i/K (for every i from 0 to K-1,
+in separate processes, in any order) and then --merge --shards K, which
+refuses (exit 65) a missing shard, a wrong K and a shard of another plan, and
+writes the record an unsharded run writes. With --json a shard prints its
+result alone; a merge prints what run prints.`
 	inner := cmd.Action
 	cmd.Action = func(c *cli.Context) error {
-		if !wantJSON(c) {
+		if !wantJSON(c) || c.IsSet(flagShard) {
 			return inner(c)
 		}
 		return runNDJSON(c, io)
 	}
 	return cmd
+}
+
+// runVariant runs the run verb as the flags ask: the whole run, one shard
+// or the merge of the shards.
+func runVariant(ctx context.Context, c *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
+	shard, merge, shards := c.String(flagShard), c.Bool(flagMerge), c.Int(flagShards)
+	switch {
+	case shard != "" && (merge || c.IsSet(flagShards)):
+		return stage.Result{}, exitcode.Newf(exitcode.Usage, "run: --shard runs one shard; --merge --shards K merges them: not both")
+	case shard != "":
+		sh, err := run.ParseShard(shard)
+		if err != nil {
+			return stage.Result{}, exitcode.With(exitcode.Usage, fmt.Errorf("run --shard: %w", err))
+		}
+		return p.RunShard(ctx, subject, sh)
+	case merge != c.IsSet(flagShards):
+		return stage.Result{}, exitcode.Newf(exitcode.Usage, "run: --merge and --shards K go together")
+	case merge:
+		if err := run.CheckShards(shards); err != nil {
+			return stage.Result{}, exitcode.With(exitcode.Usage, fmt.Errorf("run --shards: %w", err))
+		}
+		return p.MergeRun(ctx, subject, shards)
+	}
+	return p.Run(ctx, subject)
 }
 
 // StepLine is one NDJSON line of `formation --json run`.
@@ -170,7 +211,7 @@ func runNDJSON(c *cli.Context, io IO) error {
 		return err
 	}
 	defer done()
-	res, runErr := p.Run(c.Context, c.Args().First())
+	res, runErr := runVariant(c.Context, c, p, c.Args().First())
 	if res.Output != "" {
 		raw, err := p.Env.Store.Get(c.Context, res.Output)
 		if err != nil {
