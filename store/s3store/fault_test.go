@@ -239,3 +239,31 @@ func outage(t *testing.T, d, timeout, budget time.Duration) {
 	}
 	t.Logf("a %v outage absorbed; the writes finished after %v", d, took.Round(time.Millisecond))
 }
+
+// TestFaultLostMultipartCompletion: the completion of a multipart upload is
+// applied and its reply lost; the retry finds the upload gone, and the put
+// succeeds once the stored object verifies.
+func TestFaultLostMultipartCompletion(t *testing.T) {
+	srv := testutil.StartS3(t)
+	p := faultproxy.Start(t, srv.Endpoint, 2)
+	s, err := s3store.New(s3store.Config{Endpoint: p.Endpoint(), AccessKey: srv.AccessKey, SecretKey: srv.SecretKey,
+		Region: srv.Region, Bucket: srv.Bucket, Prefix: "lostcomplete", MaxSinglePut: 5 << 20, PartSize: 5 << 20,
+		Timeout: 5 * time.Second, RetryBudget: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := func(r *http.Request) bool { return r.Method == http.MethodPost && r.URL.Query().Has("uploadId") }
+	p.SetRules(faultproxy.Rule{Match: complete, Fault: faultproxy.LoseReply, FirstTry: true},
+		faultproxy.Rule{Match: faultproxy.ObjectWrite, Fault: faultproxy.Reset, FirstTry: true})
+	data := bytes.Repeat([]byte("lost completion "), (11<<20)/16)
+	d, err := s.Put(t.Context(), data)
+	if err != nil {
+		t.Fatalf("multipart put with a lost completion: %v", err)
+	}
+	if got, err := s.Get(t.Context(), d); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("Get: %d bytes, %v", len(got), err)
+	}
+	if c := p.Counts(); c[faultproxy.LoseReply] != 1 || c[faultproxy.Reset] < 3 {
+		t.Fatalf("faults injected: %v", c)
+	}
+}
