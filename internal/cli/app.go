@@ -80,6 +80,8 @@ func NewApp(io IO) *cli.App {
 		},
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
+		Metadata:             map[string]any{metaLocks: &heldLocks{}},
+		After:                releaseLocks,
 	}
 	app.Description = exitCodeHelp
 	markUsageErrors(app.Commands)
@@ -124,7 +126,7 @@ hard halt; never retry), 66 missing input, 75 store unavailable (retry),
 func Main(app *cli.App, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := app.RunContext(ctx, args)
+	err := lockLost(app, app.RunContext(ctx, args))
 	if err == nil {
 		return exitcode.OK
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -11,6 +12,7 @@ import (
 	"formation/reviewed"
 	"formation/store"
 	"formation/storecheck"
+	"formation/storegc"
 )
 
 func checkCommand(io IO) *cli.Command {
@@ -21,7 +23,10 @@ func checkCommand(io IO) *cli.Command {
 exist; walks the reviewed-state chain (knowledge/state) from its head back to
 its first state and checks every link and every object each state names;
 with --read-data, also reads every object in the store, reachable or not, and
-re-hashes it. Nothing is repaired. On a store written before the reviewed
+re-hashes it. It also lists leftovers of interrupted writes older than
+--grace (default 1h): temp files, S3 spool files of dead writers and
+incomplete multipart uploads. They are not corruption (exit 0);
+` + "`formation gc`" + ` removes them. Nothing is repaired. On a store written before the reviewed
 state existed, it first writes state 0 from that store's refs.
 
 Exit 65 when anything is wrong, with one audit record per finding (stage
@@ -30,6 +35,7 @@ exits 77 when the reviewed state is not that one, which detects a rollback of
 the whole reviewed state to an older, valid one.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store", EnvVars: []string{"FORMATION_CHECK_READ_DATA"}},
+			&cli.DurationFlag{Name: "grace", Value: storegc.DefaultGrace, Usage: "list leftovers older than this only (younger ones may be writes in progress)", EnvVars: []string{"FORMATION_CHECK_GRACE"}},
 		}, expectHeadFlags()...),
 		Action: func(c *cli.Context) error { return runCheck(c, io) },
 	}
@@ -43,11 +49,11 @@ func runCheck(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := openWriteStore(c)
 	if err != nil {
 		return err
 	}
-	rep, err := storecheck.Check(c.Context, s, storecheck.Options{ReadData: c.Bool("read-data")})
+	rep, err := storecheck.Check(c.Context, s, storecheck.Options{ReadData: c.Bool("read-data"), Grace: c.Duration("grace")})
 	if err != nil {
 		return err
 	}
@@ -95,6 +101,9 @@ func printCheck(io IO, rep storecheck.Report, readData bool) {
 	}
 	for _, f := range rep.Findings {
 		fmt.Fprintf(io.Stdout, "FINDING %s %s: %s\n", f.Reason, f.Where, f.Detail)
+	}
+	for _, l := range rep.Leftovers {
+		fmt.Fprintf(io.Stdout, "leftover %s %s (%d bytes, %s old); `formation gc` removes it\n", l.Kind, l.Name, l.Size, time.Duration(l.AgeSeconds)*time.Second)
 	}
 	if len(rep.Findings) == 0 {
 		fmt.Fprintln(io.Stdout, "ok: no findings")

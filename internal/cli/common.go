@@ -40,6 +40,7 @@ func commands(io IO) []*cli.Command {
 		claimCommand(io),
 		reviewersCommand(io),
 		checkCommand(io),
+		gcCommand(io),
 	}
 }
 

@@ -57,7 +57,7 @@ func runEval(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := openWriteStore(c)
 	if err != nil {
 		return err
 	}

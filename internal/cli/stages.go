@@ -19,7 +19,7 @@ var explainFlag = &cli.BoolFlag{Name: "explain", Usage: "say whether the stage c
 
 // newPipeline builds the pipeline of a command from the global flags.
 func newPipeline(c *cli.Context, io IO) (*pipeline.Pipeline, error) {
-	s, err := openStore(c)
+	s, err := openWriteStore(c)
 	if err != nil {
 		return nil, err
 	}
