@@ -119,7 +119,8 @@ func Collect(ctx context.Context, s store.Store, opts Options) (Report, error) {
 		}
 		defer func() { _ = lock.Release(context.WithoutCancel(ctx)) }()
 	}
-	c := &collector{m: m, opts: opts, rep: &rep, kept: map[string]bool{}, keptRefs: map[string]bool{}}
+	c := &collector{m: m, opts: opts, rep: &rep, kept: map[string]bool{}, readAs: map[string]map[reach.Kind]bool{},
+		keptRefs: map[string]bool{}}
 	if err := c.run(ctx); err != nil {
 		return rep, err
 	}
@@ -132,7 +133,8 @@ type collector struct {
 	rep      *Report
 	objects  []store.ObjectInfo
 	stored   map[string]bool
-	kept     map[string]bool // objects reached
+	kept     map[string]bool                    // objects reached
+	readAs   map[string]map[reach.Kind]bool // the kinds each object was read and walked as
 	keptRefs map[string]bool // lookup and cache refs to keep
 	refs     []string
 }
@@ -270,10 +272,10 @@ func refErr(name string, err error) error {
 }
 
 // visit marks an object and returns what it names. Leaves are not read.
+// An object reached as several kinds is read as each of them, so that a
+// ref pointing at the wrong kind of object stops gc even when the object is
+// also reached correctly.
 func (c *collector) visit(ctx context.Context, e reach.Edge) (reach.Names, error) {
-	if c.kept[e.Digest] {
-		return reach.Names{}, nil
-	}
 	if !c.stored[e.Digest] {
 		// Not in the listing: missing, or stored after it (then it is no
 		// candidate either). Either way there is nothing to walk.
@@ -283,6 +285,10 @@ func (c *collector) visit(ctx context.Context, e reach.Edge) (reach.Names, error
 	c.kept[e.Digest] = true
 	switch e.Kind {
 	case reach.Source, reach.CourseYAML, reach.TurnEvents:
+		return reach.Names{}, nil
+	}
+	seen := c.readAs[e.Digest]
+	if seen[e.Kind] || e.Kind == reach.Unknown && len(seen) > 0 {
 		return reach.Names{}, nil
 	}
 	raw, err := c.m.Get(ctx, e.Digest)
@@ -295,10 +301,15 @@ func (c *collector) visit(ctx context.Context, e reach.Edge) (reach.Names, error
 	case err != nil:
 		return reach.Names{}, fmt.Errorf("gc: read %s: %w", e.Digest, err)
 	}
-	_, n, err := reach.Of(e.Kind, raw)
+	kind, n, err := reach.Of(e.Kind, raw)
 	if err != nil {
 		return reach.Names{}, &RefusedError{Reason: ReasonUndecodableObject, Detail: fmt.Sprintf("%s: %v", e.Digest, err)}
 	}
+	if seen == nil {
+		seen = map[reach.Kind]bool{}
+		c.readAs[e.Digest] = seen
+	}
+	seen[e.Kind], seen[kind] = true, true
 	return n, nil
 }
 
