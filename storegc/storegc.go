@@ -133,9 +133,9 @@ type collector struct {
 	rep      *Report
 	objects  []store.ObjectInfo
 	stored   map[string]bool
-	kept     map[string]bool                    // objects reached
+	kept     map[string]bool                // objects reached
 	readAs   map[string]map[reach.Kind]bool // the kinds each object was read and walked as
-	keptRefs map[string]bool // lookup and cache refs to keep
+	keptRefs map[string]bool                // lookup and cache refs to keep
 	refs     []string
 }
 

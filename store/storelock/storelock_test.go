@@ -244,4 +244,3 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
-
