@@ -41,6 +41,7 @@ func commands(io IO) []*cli.Command {
 		reviewersCommand(io),
 		checkCommand(io),
 		gcCommand(io),
+		showCommand(io),
 	}
 }
 
