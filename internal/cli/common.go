@@ -42,6 +42,7 @@ func commands(io IO) []*cli.Command {
 		checkCommand(io),
 		gcCommand(io),
 		showCommand(io),
+		exportCommand(io),
 	}
 }
 

@@ -106,11 +106,11 @@ func resolve(ctx context.Context, s store.Store, id string) (shown, error) {
 	if strings.Contains(id, "/") {
 		return showRef(ctx, s, id)
 	}
-	if !isHex(id) || len(id) < minPrefix || len(id) > 64 {
-		return shown{}, exitcode.Newf(exitcode.Usage,
-			"show: %q is neither a ref name nor a digest (64 hex characters, or a prefix of at least %d)", id, minPrefix)
-	}
-	if len(id) < 64 {
+	if !ident.ValidDigest(id) {
+		if !isHex(id) || len(id) < minPrefix {
+			return shown{}, exitcode.Newf(exitcode.Usage,
+				"show: %q is neither a ref name nor a digest (64 hex characters, or a prefix of at least %d)", id, minPrefix)
+		}
 		full, err := byPrefix(ctx, s, id)
 		if err != nil {
 			return shown{}, err
