@@ -65,7 +65,7 @@ func TestParquetReadByDuckDB(t *testing.T) {
 	out := filepath.Join(dir, "export")
 	for _, c := range []struct {
 		kind  string
-		query string                    // over the Parquet file, as t
+		query string                     // over the Parquet file, as t
 		want  func(tabletest.Rows) int64 // the same over the JSON lines
 	}{
 		{"triples", "select count(*) from t where section = 'relations' and len(source_shas) > 0",

@@ -126,4 +126,3 @@ func clip(b []byte) []byte {
 	}
 	return b
 }
-
