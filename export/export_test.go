@@ -2,6 +2,7 @@ package export_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"testing"
@@ -70,6 +71,35 @@ func TestRefusals(t *testing.T) {
 			if c.Doc == "" {
 				t.Errorf("%s.%s is undocumented", k, c.Name)
 			}
+		}
+	}
+}
+
+// TestREADMEDocumentsColumns: the README's export tables list every column
+// of every kind, with its type and meaning, as Columns does.
+func TestREADMEDocumentsColumns(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"triples", "concepts", "audit", "events", "lanes"} {
+		cols, _ := export.Columns(k)
+		at := bytes.Index(readme, []byte("`"+k+"`:\n\n| column | type | meaning |"))
+		if at < 0 {
+			t.Fatalf("README has no column table for %s", k)
+		}
+		table := readme[at:]
+		if end := bytes.Index(table, []byte("\n\n`")); end > 0 {
+			table = table[:end]
+		}
+		for _, c := range cols {
+			row := fmt.Sprintf("| `%s` | `%s` | %s |", c.Name, c.Type, c.Doc)
+			if !bytes.Contains(table, []byte(row)) {
+				t.Errorf("README's %s table lacks %s", k, row)
+			}
+		}
+		if n := bytes.Count(table, []byte("\n| `")); n != len(cols) {
+			t.Errorf("README's %s table has %d rows, the export %d columns", k, n, len(cols))
 		}
 	}
 }

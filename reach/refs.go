@@ -6,6 +6,7 @@ import (
 
 	"formation/canon"
 	"formation/ident"
+	"formation/reviewed"
 )
 
 // Role is what a ref is to garbage collection.
@@ -82,9 +83,9 @@ func OfRef(name string, val []byte) (Names, error) {
 		return n, cacheRecord(name, last, val, &n)
 	case segs[0] == "subjects" && len(segs) == 3:
 		return n, digestRef(name, val, StageKind(last), &n)
-	case name == "knowledge/state":
+	case name == reviewed.StateRef:
 		return n, digestRef(name, val, State, &n)
-	case name == "knowledge/reviewed": // a store written before the state object
+	case segs[0] == "knowledge": // knowledge/reviewed, of a store written before the state object
 		return n, digestRef(name, val, Knowledge, &n)
 	case name == "index/mastered-courses":
 		return n, digestRef(name, val, Index, &n)

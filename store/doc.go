@@ -14,9 +14,22 @@
 //	                          followed by the raw value
 //
 // The file backend also keeps locks/ (one flock file per ref, named by the
-// SHA-256 of the ref name) and tmp/ (writes in progress; see
-// filestore.Store.RemoveTemp). Listings ignore anything that does not follow
-// the layout.
+// SHA-256 of the ref name; not to be confused with the refs under
+// refs/locks/ below) and tmp/ (writes in progress, or left by killed
+// writers). The S3 backend spools large streams to local files named
+// formation-s3-* in the temp folder, each locked by its writer while in use.
+// Listings ignore anything that does not follow the layout.
+//
+// # Maintenance
+//
+// Both backends also implement Maintainer: object sizes and times, deletes
+// of objects and refs, and the leftovers of interrupted writes (temp files,
+// spool files whose writer is dead, incomplete multipart uploads). Only
+// garbage collection (package storegc) deletes objects, and only while it
+// holds the store's exclusive lock: the lock protocol of store/storelock,
+// whose lock records are refs under locks/. Every command that writes holds
+// a shared lock while it runs; gc takes the exclusive one, so it never
+// decides while a writer is between storing an object and naming it.
 //
 // # Objects
 //

@@ -83,7 +83,7 @@ func NewApp(io IO) *cli.App {
 		Metadata:             map[string]any{metaLocks: &heldLocks{}},
 		After:                releaseLocks,
 	}
-	app.Description = exitCodeHelp
+	app.Description = exitCodeHelp + "\n\n" + s3Help
 	markUsageErrors(app.Commands)
 	return app
 }
@@ -120,6 +120,13 @@ const exitCodeHelp = `Exit codes: 0 ok (a cache hit included), 1 internal error,
 3 ratification gates failed, 65 input rejected (bad input, corrupt object,
 hard halt; never retry), 66 missing input, 75 store unavailable (retry),
 77 seal, signature or reviewer registry invalid, 130 interrupted.`
+
+const s3Help = `S3 stores (--store s3://bucket/prefix): FORMATION_S3_ENDPOINT (host[:port],
+or an http:// or https:// URL), FORMATION_S3_INSECURE=1 (plain http),
+FORMATION_S3_TIMEOUT (per request attempt, a Go duration, default 30s),
+FORMATION_S3_RETRY_BUDGET (how long one operation retries transient failures,
+default 60s), AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+AWS_REGION. A dead endpoint exits 75 within TIMEOUT + RETRY_BUDGET.`
 
 // Main runs app with args and returns the process exit code. SIGINT and
 // SIGTERM cancel the command's context.

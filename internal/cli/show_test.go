@@ -10,6 +10,7 @@ import (
 
 	"formation/artifact"
 	"formation/reach"
+	"formation/reviewed"
 )
 
 // TestShowEveryArtifactKind: after an optics autorun, a promotion and an
@@ -48,7 +49,7 @@ func TestShowEveryArtifactKind(t *testing.T) {
 	must(t, err)
 	ore, err := artifact.Decode[artifact.OreBundle](get(ref("subjects/optics/mine")))
 	must(t, err)
-	_, state, err := reach.Of(reach.State, get(ref("knowledge/state")))
+	_, state, err := reach.Of(reach.State, get(ref(reviewed.StateRef)))
 	must(t, err)
 	byKind := map[reach.Kind]string{}
 	for _, e := range state.Objects {
@@ -73,7 +74,7 @@ func TestShowEveryArtifactKind(t *testing.T) {
 		{"subjects/optics/run", "run_record", ref("subjects/optics/run")},
 		{rec.EventsObject, "turn_events", rec.EventsObject},
 		{"subjects/optics/ratify", "mastery_report", ref("subjects/optics/ratify")},
-		{"knowledge/state", "reviewed_state", ref("knowledge/state")},
+		{reviewed.StateRef, "reviewed_state", ref(reviewed.StateRef)},
 		{byKind[reach.Knowledge], "reviewed_knowledge", byKind[reach.Knowledge]},
 		{byKind[reach.Index], "mastered_courses_index", byKind[reach.Index]},
 		{byKind[reach.Envelope], "promotion_envelope", byKind[reach.Envelope]},

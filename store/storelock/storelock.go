@@ -160,7 +160,26 @@ func Acquire(ctx context.Context, m store.Maintainer, kind Kind, opts Options) (
 	}
 }
 
+// createAttempts bounds the retries of a lock's creation refused as a name
+// clash. Lock names are fresh and flat (locks/<kind>-<time>-<random>), so no
+// such clash is real: a posix-backed S3 server removes the folder locks/
+// when its last lock is deleted, and a creation racing that removal is
+// refused as if the name were a folder. Trying again succeeds.
+const createAttempts = 5
+
 func create(ctx context.Context, m store.Maintainer, kind Kind, opts Options) (*Lock, error) {
+	for n := 0; ; n++ {
+		l, err := createOnce(ctx, m, kind, opts)
+		if err == nil || !errors.Is(err, store.ErrInvalid) || n+1 == createAttempts {
+			return l, err
+		}
+		if err := pause(ctx, n); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func createOnce(ctx context.Context, m store.Maintainer, kind Kind, opts Options) (*Lock, error) {
 	now := opts.Now().UTC()
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
