@@ -133,6 +133,7 @@ func walkOre(raw []byte, n *Names) error {
 	for _, e := range b.Entries {
 		n.add(e.SourceSHA, Source)
 		n.add(e.TextSHA, Source)
+		n.add(e.PromptSHA, Source) // the prompt an LLM-generated entry answered, stored by mine
 	}
 	return err
 }
