@@ -28,8 +28,17 @@ type heldLocks struct {
 	lost  error
 }
 
+// locksOf returns the app's held locks, making room for them in an app
+// that NewApp did not build.
 func locksOf(app *cli.App) *heldLocks {
-	h, _ := app.Metadata[metaLocks].(*heldLocks)
+	if h, ok := app.Metadata[metaLocks].(*heldLocks); ok {
+		return h
+	}
+	h := &heldLocks{}
+	if app.Metadata == nil {
+		app.Metadata = map[string]any{}
+	}
+	app.Metadata[metaLocks] = h
 	return h
 }
 
@@ -71,9 +80,6 @@ func openWriteStore(c *cli.Context) (store.Store, error) {
 // releaseLocks releases every lock the command took (App.After).
 func releaseLocks(c *cli.Context) error {
 	h := locksOf(c.App)
-	if h == nil {
-		return nil
-	}
 	h.mu.Lock()
 	locks := h.locks
 	h.locks = nil
@@ -87,10 +93,10 @@ func releaseLocks(c *cli.Context) error {
 
 // lockLost turns the failure of a command whose lock was lost into exit 75.
 func lockLost(app *cli.App, err error) error {
-	h := locksOf(app)
-	if h == nil || err == nil {
-		return err
+	if err == nil {
+		return nil
 	}
+	h := locksOf(app)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.lost == nil {
