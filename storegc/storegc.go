@@ -18,7 +18,10 @@
 // long as it runs, so no writer can be between storing an object and naming
 // it while gc decides. The grace period is a margin on top: an object, temp
 // file or upload younger than it is never removed. Stale locks (holders
-// that stopped refreshing them) are removed too.
+// that stopped refreshing them) are removed too. Read-only commands take no
+// lock: one that read a ref before a writer moved it, and reads the old
+// object only after a gc that followed removed it, fails (exit 66) and
+// succeeds when run again.
 //
 // gc refuses to delete anything (exit 65) when a ref or a reachable object
 // cannot be read as what it should be: what it names is unknown.

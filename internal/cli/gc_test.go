@@ -309,8 +309,20 @@ func besideAutoruns(t *testing.T, rounds int) {
 					t.FailNow()
 				}
 			}
+			if w.srv != nil {
+				w.leaveUpload(t)
+				code, out, _ := w.run(t, "--json", "check", "--grace", "0s")
+				var c storecheck.Report
+				if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 || len(c.Leftovers) == 0 ||
+					c.Leftovers[0].Kind != "multipart_upload" {
+					t.Fatalf("check does not list an abandoned upload: exit %d %v\n%s", code, err, out)
+				}
+			}
 			w.gc(t, "--grace", "0s")
 			rep := w.checkClean(t)
+			if locks, _ := w.open(t).ListRefs(context.Background(), "locks/"); len(locks) != 0 {
+				t.Fatalf("locks left behind: %v", locks)
+			}
 			autorunHits(t, w, "optics")
 			autorunHits(t, w, "optics2")
 			t.Logf("%s: %d rounds of gc beside 4 autoruns in %v; gc removed %d objects during the rounds; check: %d refs, %d objects re-hashed, 0 findings",
