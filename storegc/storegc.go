@@ -164,14 +164,51 @@ func (c *collector) run(ctx context.Context) error {
 	return c.sweep(ctx)
 }
 
+// frontier is what mark has yet to visit: objects, and validated_set_sha
+// values whose lookup refs lead to more.
+type frontier struct {
+	edges   []reach.Edge
+	lookups []string
+}
+
+func (f *frontier) add(n reach.Names) {
+	f.edges = append(f.edges, n.Objects...)
+	f.lookups = append(f.lookups, n.Validated...)
+}
+
 // mark walks from the roots and marks every object and ref to keep.
 func (c *collector) mark(ctx context.Context) error {
-	latest, err := c.latestRecords(ctx)
+	f, err := c.roots(ctx)
 	if err != nil {
 		return err
 	}
-	var queue []reach.Edge
-	lookups := map[string]bool{}
+	for len(f.edges) > 0 || len(f.lookups) > 0 {
+		var n reach.Names
+		if k := len(f.lookups); k > 0 {
+			sha := f.lookups[k-1]
+			f.lookups = f.lookups[:k-1]
+			n, err = c.lookup(ctx, sha)
+		} else {
+			e := f.edges[len(f.edges)-1]
+			f.edges = f.edges[:len(f.edges)-1]
+			n, err = c.visit(ctx, e)
+		}
+		if err != nil {
+			return err
+		}
+		f.add(n)
+	}
+	return nil
+}
+
+// roots reads every root ref (and the action records still latest) and
+// returns what they name.
+func (c *collector) roots(ctx context.Context) (*frontier, error) {
+	latest, err := c.latestRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f := &frontier{}
 	for _, name := range c.refs {
 		role := reach.RoleOf(name)
 		if role == reach.Lock || role == reach.ValidatedLookup || role == reach.CacheRecord && !latest[name] {
@@ -182,49 +219,27 @@ func (c *collector) mark(ctx context.Context) error {
 		}
 		n, found, err := c.refNames(ctx, name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if found {
 			c.rep.Roots++
-			queue = append(queue, n.Objects...)
-			for _, v := range n.Validated {
-				lookups[v] = true
-			}
+			f.add(n)
 		}
 	}
-	for len(queue) > 0 || len(lookups) > 0 {
-		for sha := range lookups {
-			delete(lookups, sha)
-			name := reach.ValidatedPrefix + sha
-			if c.keptRefs[name] {
-				continue
-			}
-			n, found, err := c.refNames(ctx, name)
-			if err != nil {
-				return err
-			}
-			if found {
-				c.keptRefs[name] = true
-				queue = append(queue, n.Objects...)
-			}
-		}
-		if len(queue) == 0 {
-			break
-		}
-		e := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		n, err := c.visit(ctx, e)
-		if err != nil {
-			return err
-		}
-		queue = append(queue, n.Objects...)
-		for _, v := range n.Validated {
-			if !c.keptRefs[reach.ValidatedPrefix+v] {
-				lookups[v] = true
-			}
-		}
+	return f, nil
+}
+
+// lookup keeps the ref index/validated/<sha>, once, and returns what it names.
+func (c *collector) lookup(ctx context.Context, sha string) (reach.Names, error) {
+	name := reach.ValidatedPrefix + sha
+	if c.keptRefs[name] {
+		return reach.Names{}, nil
 	}
-	return nil
+	n, found, err := c.refNames(ctx, name)
+	if found {
+		c.keptRefs[name] = true
+	}
+	return n, err
 }
 
 // latestRecords returns the action records some cache/last note points at.

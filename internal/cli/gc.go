@@ -28,8 +28,9 @@ uploads.
 
 gc is safe beside running commands: it takes the store's exclusive lock
 (locks/…), waiting up to --wait for commands that hold shared locks to end,
-and every writing command waits while gc holds it. Nothing younger than
---grace (default 1h; temp files: at least 1m) is removed. --dry-run reports
+and every writing command waits while gc holds it. No object, file or
+upload younger than --grace (default 1h; temp files: at least 1m) is removed
+(refs have no age). --dry-run reports
 what would go and changes nothing. A ref or reachable object gc cannot read
 stops it before it deletes anything (exit 65, one audit record; run
 ` + "`formation check`" + `); a lock it could not get in time exits 75.`,

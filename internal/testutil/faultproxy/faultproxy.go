@@ -173,7 +173,6 @@ func (p *Proxy) Outage(d time.Duration) {
 	for c := range p.conns {
 		_ = c.Close()
 	}
-	p.counts[Reset]++
 	p.outages.Add(1)
 	go func() {
 		defer p.outages.Done()
