@@ -14,9 +14,22 @@
 //	                          followed by the raw value
 //
 // The file backend also keeps locks/ (one flock file per ref, named by the
-// SHA-256 of the ref name) and tmp/ (writes in progress; see
-// filestore.Store.RemoveTemp). Listings ignore anything that does not follow
-// the layout.
+// SHA-256 of the ref name; not to be confused with the refs under
+// refs/locks/ below) and tmp/ (writes in progress, or left by killed
+// writers). The S3 backend spools large streams to local files named
+// formation-s3-* in the temp folder, each locked by its writer while in use.
+// Listings ignore anything that does not follow the layout.
+//
+// # Maintenance
+//
+// Both backends also implement Maintainer: object sizes and times, deletes
+// of objects and refs, and the leftovers of interrupted writes (temp files,
+// spool files whose writer is dead, incomplete multipart uploads). Only
+// garbage collection (package storegc) deletes objects, and only while it
+// holds the store's exclusive lock: the lock protocol of store/storelock,
+// whose lock records are refs under locks/. Every command that writes holds
+// a shared lock while it runs; gc takes the exclusive one, so it never
+// decides while a writer is between storing an object and naming it.
 //
 // # Objects
 //
@@ -39,7 +52,40 @@
 // subject ids are [A-Za-z0-9._-]+, at most 255 bytes, never start with '.'
 // and never contain ".."; ref names are at least two such segments joined by
 // '/', at most 512 bytes, the first one of subjects, index, knowledge, lanes,
-// audit, cache or packs.
+// audit, cache, packs, proposals or locks.
+//
+// # S3 in bounded time
+//
+// Every operation of the S3 backend is a series of attempts. One attempt is
+// bounded by FORMATION_S3_TIMEOUT (a Go duration, default 30s): the
+// response headers must arrive within it, no connection may stall longer,
+// and the attempt as a whole ends there. A transient failure (a timeout, a
+// reset or refused connection, a lost reply, a 5xx, throttling) is retried
+// after a pause that doubles from 50ms up to 2s, half of it random. No
+// attempt starts once FORMATION_S3_RETRY_BUDGET (default 60s) has passed
+// since the operation began: a 30-second outage is absorbed, and an
+// operation facing a dead endpoint fails with ErrUnavailable (exit 75)
+// within TIMEOUT + RETRY_BUDGET. For as long as the budget again, the store
+// then fails every further operation at once, so that a command facing a
+// dead endpoint does not pay that bound once more for each of its remaining
+// operations (its audit record included). Failures no retry can cure (TLS
+// against plain http, a certificate that does not verify) are not retried.
+//
+// A write whose reply is lost may have been applied. Object writes are
+// create-only and idempotent: the retry finds the object (412) and verifies
+// it. A ref's compare-and-swap is not: its retry fails the condition against
+// the write itself. So when an attempt of SetRef ended without a definite
+// answer (the server refused it with 503 or 429, or the connection was never
+// made, are definite) and a later attempt fails its precondition, SetRef
+// reads the ref and compares the stored bytes with the envelope it sent:
+// this value at the generation it gave it (1 for a create, the read
+// generation plus one for an update). Equal bytes mean the lost write was
+// applied; SetRef then succeeds with the ref's current version. Any other
+// content means another writer moved the ref after the lost write, and the
+// precondition failure stands (UpdateRef then derives again from the new
+// value). A writer that read the same version and derived the same value
+// would have stored the same bytes; since the two cases leave the store in
+// the same state, nothing depends on telling them apart.
 //
 // # Errors and exit codes
 //

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"formation/store/filestore"
 	"formation/store/internal/core"
@@ -34,7 +35,11 @@ const DefaultURL = "file://./.formation"
 // AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (else the AWS credentials file
 // or the instance role), the region from AWS_REGION or AWS_DEFAULT_REGION.
 // A host:port endpoint uses https unless FORMATION_S3_INSECURE=1. A malformed
-// endpoint or credential setting is ErrConfig.
+// endpoint, credential or deadline setting is ErrConfig.
+// FORMATION_S3_TIMEOUT (a Go duration, default 30s) bounds every attempt of
+// an operation, and FORMATION_S3_RETRY_BUDGET (default 60s) how long one
+// operation may go on retrying transient failures; a dead endpoint fails an
+// operation with ErrUnavailable within their sum.
 func Open(ctx context.Context, rawURL string) (Store, error) {
 	return openEnv(ctx, rawURL, create, os.Getenv)
 }
@@ -117,6 +122,14 @@ func s3Config(bucketPrefix string, getenv func(string) string) (s3store.Config, 
 	if err := checkCredentials(access, secret); err != nil {
 		return s3store.Config{}, err
 	}
+	timeout, err := envDuration(getenv, "FORMATION_S3_TIMEOUT", false)
+	if err != nil {
+		return s3store.Config{}, err
+	}
+	budget, err := envDuration(getenv, "FORMATION_S3_RETRY_BUDGET", true)
+	if err != nil {
+		return s3store.Config{}, err
+	}
 	region := getenv("AWS_REGION")
 	if region == "" {
 		region = getenv("AWS_DEFAULT_REGION")
@@ -130,6 +143,8 @@ func s3Config(bucketPrefix string, getenv func(string) string) (s3store.Config, 
 		Region:       region,
 		Bucket:       bucket,
 		Prefix:       prefix,
+		Timeout:      timeout,
+		RetryBudget:  budget,
 	}, nil
 }
 
@@ -145,6 +160,26 @@ func checkCredentials(access, secret string) error {
 		return errors.New("bad credentials: AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY holds spaces or control characters")
 	}
 	return nil
+}
+
+// envDuration reads a Go duration from the environment; unset is 0 (the
+// backend's default). A zero budget means no retries, which the backend
+// spells as a negative one.
+func envDuration(getenv func(string) string, name string, zeroAllowed bool) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil || d < 0:
+		return 0, fmt.Errorf("%s=%q: want a Go duration such as 30s or 2m", name, v)
+	case d == 0 && !zeroAllowed:
+		return 0, fmt.Errorf("%s=%q: must be more than 0", name, v)
+	case d == 0:
+		return -1, nil
+	}
+	return d, nil
 }
 
 func checkBucketPrefix(bucket, prefix string) error {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"formation/store/filestore"
 	"formation/store/s3store"
@@ -164,5 +165,30 @@ func TestOpenExisting(t *testing.T) {
 	}
 	if _, err := openEnv(t.Context(), dir, existing, envOf(nil)); err != nil {
 		t.Fatalf("OpenExisting on a store: %v", err)
+	}
+}
+
+func TestOpenS3Deadlines(t *testing.T) {
+	for _, c := range []struct {
+		timeout, budget string
+		wantT, wantB    time.Duration
+	}{
+		{"", "", 0, 0}, // the backend's defaults (30s, 60s)
+		{"2s", "90s", 2 * time.Second, 90 * time.Second},
+		{"1m", "0s", time.Minute, -1}, // a zero budget: one attempt only
+	} {
+		cfg, err := s3Config("bkt", envOf(map[string]string{"FORMATION_S3_TIMEOUT": c.timeout, "FORMATION_S3_RETRY_BUDGET": c.budget}))
+		if err != nil || cfg.Timeout != c.wantT || cfg.RetryBudget != c.wantB {
+			t.Errorf("timeout %q budget %q: %v %v %v", c.timeout, c.budget, cfg.Timeout, cfg.RetryBudget, err)
+		}
+	}
+	for _, bad := range []map[string]string{
+		{"FORMATION_S3_TIMEOUT": "30"}, {"FORMATION_S3_TIMEOUT": "0s"}, {"FORMATION_S3_TIMEOUT": "-1s"},
+		{"FORMATION_S3_RETRY_BUDGET": "soon"}, {"FORMATION_S3_RETRY_BUDGET": "-5s"},
+	} {
+		_, err := openEnv(t.Context(), "s3://bkt", create, envOf(bad))
+		if !errors.Is(err, ErrConfig) {
+			t.Errorf("%v: %v, want ErrConfig", bad, err)
+		}
 	}
 }

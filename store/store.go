@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"formation/store/filestore"
@@ -39,10 +40,52 @@ type Store interface {
 	String() string
 }
 
+// Maintainer is what garbage collection, `formation check` and the lock
+// protocol need beyond Store. Both backends implement it.
+type Maintainer interface {
+	Store
+	// ObjectInfos lists every object with its size and time, sorted by digest.
+	ObjectInfos(ctx context.Context) ([]ObjectInfo, error)
+	// DeleteObject removes an object; a missing one is no error. Only gc,
+	// holding the store's exclusive lock, calls it.
+	DeleteObject(ctx context.Context, digest string) error
+	// DeleteRef removes a ref whatever its version; a missing one is no
+	// error. Callers own the ref (a lock) or hold the exclusive lock (gc).
+	DeleteRef(ctx context.Context, name string) error
+	// Leftovers lists what interrupted writes left behind (temp and spool
+	// files, incomplete multipart uploads), including writes still running.
+	Leftovers(ctx context.Context) ([]Leftover, error)
+	// RemoveLeftover removes one listed leftover.
+	RemoveLeftover(ctx context.Context, l Leftover) error
+}
+
 var (
-	_ Store = (*filestore.Store)(nil)
-	_ Store = (*s3store.Store)(nil)
+	_ Maintainer = (*filestore.Store)(nil)
+	_ Maintainer = (*s3store.Store)(nil)
 )
+
+// ObjectInfo describes a stored object: digest, size and write time.
+type ObjectInfo = core.ObjectInfo
+
+// Leftover is something a killed or failed write left behind.
+type Leftover = core.Leftover
+
+// Kinds of leftover.
+const (
+	LeftoverTempFile  = core.LeftoverTempFile
+	LeftoverSpoolFile = core.LeftoverSpoolFile
+	LeftoverUpload    = core.LeftoverUpload
+)
+
+// AsMaintainer returns the maintenance side of a store opened by Open (or
+// of anything that embeds one), or an error naming what it is.
+func AsMaintainer(s Store) (Maintainer, error) {
+	m, ok := s.(Maintainer)
+	if !ok {
+		return nil, fmt.Errorf("store %s: %T cannot be maintained (no deletes, no leftovers)", s, s)
+	}
+	return m, nil
+}
 
 // Error kinds; match them with errors.Is.
 var (
@@ -68,7 +111,7 @@ func ValidSubjectID(s string) error { return core.ValidSubjectID(s) }
 // ValidRefName checks a ref name: two or more slash-separated segments, each
 // [A-Za-z0-9._-]+ of at most 255 bytes that does not start with '.' nor
 // contain "..", the first one of subjects, index, knowledge, lanes, audit,
-// cache or packs; at most 512 bytes in all. The error matches ErrInvalid.
+// cache, packs, proposals or locks; at most 512 bytes in all. The error matches ErrInvalid.
 func ValidRefName(name string) error { return core.ValidRefName(name) }
 
 // ValidRefPrefix checks a ListRefs prefix (see ListRefs).

@@ -1,8 +1,11 @@
 // Package storecheck verifies a whole store, as `formation check` does:
 // every ref parses and points at objects the store holds, the reviewed-state
 // chain verifies link by link, and with ReadData every object in the store,
-// reachable or not, re-hashes to its name. It reports findings; it never
-// repairs. The one thing it writes is state 0 of a store written before the
+// reachable or not, re-hashes to its name. It also lists what interrupted
+// writes left behind (temp files, S3 spool files, incomplete multipart
+// uploads) older than a grace period: leftovers, which take space but are
+// not corruption, and which `formation gc` removes. It reports findings; it
+// never repairs. The one thing it writes is state 0 of a store written before the
 // reviewed-state object existed (reviewed.Migrate), so that the chain starts
 // from the state that store was in.
 package storecheck
@@ -12,12 +15,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"formation/audit"
 	"formation/canon"
 	"formation/ident"
 	"formation/reviewed"
 	"formation/store"
+	"formation/store/storelock"
 )
 
 // Reasons of findings.
@@ -42,16 +47,27 @@ type Report struct {
 	StateSeq  int64        `json:"state_seq"`        // -1 when nothing was promoted
 	Migrated  bool         `json:"migrated"`         // state 0 was written from a pre-state store's refs
 	Findings  []Finding    `json:"findings"`
+	Leftovers []Leftover   `json:"leftovers"`
+}
+
+// Leftover is one temp file, spool file or incomplete upload.
+type Leftover struct {
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Size       int64  `json:"size"`
+	AgeSeconds int64  `json:"age_seconds"`
 }
 
 // Options says how deep to look.
 type Options struct {
-	ReadData bool // re-hash every object in the store
+	ReadData bool          // re-hash every object in the store
+	Grace    time.Duration // leftovers younger than this may be writes in progress: not listed
+	Now      func() time.Time
 }
 
 // Check verifies the store.
 func Check(ctx context.Context, s store.Store, opts Options) (Report, error) {
-	rep := Report{Findings: []Finding{}, StateSeq: -1}
+	rep := Report{Findings: []Finding{}, Leftovers: []Leftover{}, StateSeq: -1}
 	migrated, err := reviewed.Migrate(ctx, s)
 	if err != nil && !isStateRefusal(err) {
 		return rep, err
@@ -73,7 +89,31 @@ func Check(ctx context.Context, s store.Store, opts Options) (Report, error) {
 			return rep, err
 		}
 	}
-	return rep, nil
+	return rep, leftovers(ctx, s, opts, &rep)
+}
+
+// leftovers lists what interrupted writes left, older than the grace.
+func leftovers(ctx context.Context, s store.Store, opts Options, rep *Report) error {
+	m, err := store.AsMaintainer(s)
+	if err != nil {
+		return nil // nothing to list on a store without a maintenance side
+	}
+	left, err := m.Leftovers(ctx)
+	if err != nil {
+		return fmt.Errorf("check: leftovers: %w", err)
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	for _, l := range left {
+		age := now().Sub(l.Since)
+		if age < opts.Grace {
+			continue
+		}
+		rep.Leftovers = append(rep.Leftovers, Leftover{Kind: l.Kind, Name: l.Name, Size: l.Size, AgeSeconds: int64(age / time.Second)})
+	}
+	return nil
 }
 
 func isStateRefusal(err error) bool {
@@ -118,14 +158,20 @@ func checkRefs(ctx context.Context, s store.Store, rep *Report) error {
 // referenced decodes a ref's value by its namespace and returns the object
 // digests it names. Cache records and last-run notes are canonical JSON
 // naming an output; audit batches are canonical JSON naming nothing the
-// store must keep (their input digests are history); every other ref holds
-// one digest.
+// store must keep (their input digests are history); locks are the lock
+// protocol's records, naming nothing; every other ref holds one digest.
 func referenced(name string, val []byte) ([]string, error) {
 	switch {
 	case strings.HasPrefix(name, "audit/"):
 		var batch []audit.Record
 		if err := canon.Unmarshal(val, &batch); err != nil {
 			return nil, fmt.Errorf("not an audit batch: %w", err)
+		}
+		return nil, nil
+	case strings.HasPrefix(name, storelock.Prefix):
+		var rec storelock.Record
+		if err := canon.Unmarshal(val, &rec); err != nil {
+			return nil, fmt.Errorf("not a lock: %w", err)
 		}
 		return nil, nil
 	case strings.HasPrefix(name, "cache/"):

@@ -88,7 +88,9 @@ func NewApp(io IO) *cli.App {
 			return exitcode.With(exitcode.Usage, err)
 		},
 		HideHelpCommand: true,
+		After:           releaseLocks,
 	}
+	app.Metadata[metaLocks] = &heldLocks{}
 	app.Description = exitCodeHelp() + envOther
 	applyEnvRule(app)
 	prepareCommands(app.Commands)
@@ -152,7 +154,7 @@ func Main(app *cli.App, args []string) int {
 		jsonMode = jsonRequested(norm)
 		printWarnings(app.ErrWriter, warnings)
 		warnUnratified(app.ErrWriter)
-		err = app.RunContext(ctx, norm)
+		err = lockLost(app, app.RunContext(ctx, norm))
 	}
 	code := exitcode.Of(err)
 	if err != nil && ctx.Err() != nil && code == exitcode.Internal {

@@ -47,6 +47,8 @@ func flagWords(f cli.Flag) []string {
 		return []string{name}
 	case *cli.IntFlag, *cli.Int64Flag:
 		return []string{name, "7"}
+	case *cli.DurationFlag:
+		return []string{name, "7s"}
 	}
 	return []string{name, "sample-value"}
 }

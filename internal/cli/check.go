@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -10,6 +11,7 @@ import (
 	"formation/reviewed"
 	"formation/store"
 	"formation/storecheck"
+	"formation/storegc"
 )
 
 func checkCommand(io IO) *cli.Command {
@@ -20,7 +22,10 @@ func checkCommand(io IO) *cli.Command {
 exist; walks the reviewed-state chain (knowledge/state) from its head back to
 its first state and checks every link and every object each state names;
 with --read-data, also reads every object in the store, reachable or not, and
-re-hashes it. Nothing is repaired. On a store written before the reviewed
+re-hashes it. It also lists leftovers of interrupted writes older than
+--grace (default 1h): temp files, S3 spool files of dead writers and
+incomplete multipart uploads. They are not corruption (exit 0);
+` + "`formation gc`" + ` removes them. Nothing is repaired. On a store written before the reviewed
 state existed, it first writes state 0 from that store's refs.
 
 Exit 65 when anything is wrong, with one audit record per finding (stage
@@ -33,6 +38,7 @@ Example:
    $ formation check --read-data`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "read-data", Usage: "re-hash every object in the store"},
+			&cli.DurationFlag{Name: "grace", Value: storegc.DefaultGrace, Usage: "list leftovers older than this only (younger ones may be writes in progress)"},
 		}, expectHeadFlags()...),
 		Action: func(c *cli.Context) error { return runCheck(c, io) },
 	}
@@ -43,11 +49,11 @@ func runCheck(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := checkStore(c)
 	if err != nil {
 		return err
 	}
-	rep, err := storecheck.Check(c.Context, s, storecheck.Options{ReadData: c.Bool("read-data")})
+	rep, err := storecheck.Check(c.Context, s, storecheck.Options{ReadData: c.Bool("read-data"), Grace: c.Duration("grace")})
 	if err != nil {
 		return err
 	}
@@ -94,7 +100,27 @@ func printCheck(io IO, rep storecheck.Report, readData bool) {
 	for _, f := range rep.Findings {
 		fmt.Fprintf(io.Stdout, "FINDING %s %s: %s\n", f.Reason, f.Where, f.Detail)
 	}
+	for _, l := range rep.Leftovers {
+		fmt.Fprintf(io.Stdout, "leftover %s %s (%d bytes, %s old); `formation gc` removes it\n", l.Kind, l.Name, l.Size, time.Duration(l.AgeSeconds)*time.Second)
+	}
 	if len(rep.Findings) == 0 {
 		fmt.Fprintln(io.Stdout, "ok: no findings")
 	}
+}
+
+// checkStore opens the store for check: read only, without a lock, unless
+// the store predates the reviewed state object and check will write its
+// state 0 — then it takes the writers' shared lock like any writer, so that
+// gc never removes what the migration is writing. A read-only store can
+// thus be checked (its audit records then fail with a warning).
+func checkStore(c *cli.Context) (store.Store, error) {
+	s, err := openStore(c)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := reviewed.Load(c.Context, s)
+	if err != nil || !snap.Legacy {
+		return s, nil // a damaged state is check's finding, not a reason to lock
+	}
+	return openWriteStore(c)
 }

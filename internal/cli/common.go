@@ -41,6 +41,9 @@ func commands(io IO) []*cli.Command {
 		reviewersCommand(io),
 		checkCommand(io),
 		versionCommand(io),
+		gcCommand(io),
+		showCommand(io),
+		exportCommand(io),
 	}
 }
 

@@ -145,6 +145,11 @@ ENVIRONMENT:
                                 (fallbacks AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL;
                                 default s3.amazonaws.com)
    FORMATION_S3_INSECURE        1: plain http to a host[:port] endpoint
+   FORMATION_S3_TIMEOUT         the deadline of one S3 request attempt (a Go
+                                duration, default 30s)
+   FORMATION_S3_RETRY_BUDGET    how long one operation retries transient S3
+                                failures (default 60s); a dead endpoint exits 75
+                                within TIMEOUT + RETRY_BUDGET
    AWS_ACCESS_KEY_ID            S3 credentials (both or neither; neither: the AWS
    AWS_SECRET_ACCESS_KEY        credentials file, AWS_SHARED_CREDENTIALS_FILE, or
    AWS_SESSION_TOKEN            the instance role)

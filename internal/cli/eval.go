@@ -58,7 +58,7 @@ func runEval(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	s, err := createStore(c)
+	s, err := openWriteStore(c)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func runPromote(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := openWriteStore(c)
 	if err != nil {
 		return err
 	}

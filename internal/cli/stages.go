@@ -27,7 +27,7 @@ func explainFlag() cli.Flag {
 // newPipeline builds the pipeline of a command from the global flags, with
 // a progress bar on a terminal; done clears the last bar.
 func newPipeline(c *cli.Context, io IO) (p *pipeline.Pipeline, done func(), err error) {
-	s, err := createStore(c)
+	s, err := openWriteStore(c)
 	if err != nil {
 		return nil, nil, err
 	}

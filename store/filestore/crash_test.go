@@ -188,15 +188,16 @@ func TestCrashInsideWrite(t *testing.T) {
 	if !slices.Equal(listed, acked) {
 		t.Fatalf("objects after a kill inside a write = %v, want only %v", listed, acked)
 	}
-	// The half-written stream is a temp file: invisible, and swept by RemoveTemp.
-	temps, _ := os.ReadDir(filepath.Join(dir, "tmp"))
-	if len(temps) != 1 {
-		t.Fatalf("want the killed write's temp file in tmp/, found %d entries", len(temps))
+	// The half-written stream is a temp file: invisible, listed as a
+	// leftover, and removed by RemoveLeftover.
+	left, err := s.Leftovers(t.Context())
+	if err != nil || len(left) != 1 || left[0].Kind != "temp_file" || left[0].Size == 0 {
+		t.Fatalf("want the killed write's temp file as the one leftover, got %+v, %v", left, err)
 	}
-	if n, err := s.RemoveTemp(t.Context(), time.Now().Add(time.Minute)); err != nil || n != 1 {
-		t.Fatalf("RemoveTemp = %d, %v; want 1", n, err)
+	if err := s.RemoveLeftover(t.Context(), left[0]); err != nil {
+		t.Fatal(err)
 	}
 	if temps, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(temps) != 0 {
-		t.Fatalf("tmp/ not empty after RemoveTemp: %d entries", len(temps))
+		t.Fatalf("tmp/ not empty after RemoveLeftover: %d entries", len(temps))
 	}
 }

@@ -26,9 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
-	"time"
 
 	"formation/store/internal/core"
 )
@@ -346,30 +344,6 @@ func (s *Store) ListObjects(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-// RemoveTemp deletes temp files last modified before cutoff (left behind by
-// killed writers) and returns how many it removed. Pass a cutoff older than
-// any write that may still be running.
-func (s *Store) RemoveTemp(ctx context.Context, cutoff time.Time) (int, error) {
-	entries, err := os.ReadDir(s.path("tmp"))
-	if err != nil {
-		return 0, fsErr("removetemp", "", err)
-	}
-	removed := 0
-	for _, e := range entries {
-		if err := ctx.Err(); err != nil {
-			return removed, core.E("removetemp", "", nil, err)
-		}
-		info, err := e.Info()
-		if err != nil || !strings.HasPrefix(e.Name(), tmpPrefix) || !info.ModTime().Before(cutoff) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(s.path("tmp"), e.Name())); err == nil {
-			removed++
-		}
-	}
-	return removed, nil
 }
 
 // fsErr classifies a filesystem error: a missing file is ErrNotFound; a

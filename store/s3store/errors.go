@@ -135,7 +135,7 @@ func (s *Store) classify(ctx context.Context, mapped error) error {
 		return core.E("open", s.String(), core.ErrConfig, errors.New("no S3 credentials found: set AWS_ACCESS_KEY_ID and "+
 			"AWS_SECRET_ACCESS_KEY, or provide an AWS credentials file or an instance role"))
 	}
-	if !errors.Is(mapped, core.ErrNotFound) {
+	if !errors.Is(mapped, core.ErrNotFound) && !isNoSuchBucket(mapped) {
 		return mapped
 	}
 	ok, err := s.bucketReachable(ctx)

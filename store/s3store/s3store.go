@@ -7,6 +7,12 @@
 // envelope of store/internal/core (a generation counter ahead of the value, so
 // no two writes store the same bytes and the ETag never repeats) and updated
 // with If-Match: <etag>, or created with If-None-Match: *.
+//
+// Every operation runs in bounded time (retry.go): each attempt has a
+// deadline (Config.Timeout), transient failures are retried with jittered
+// exponential backoff within a retry budget (Config.RetryBudget), and a
+// conditional write whose reply was lost recognises its own applied write
+// by value (SetRef).
 package s3store
 
 import (
@@ -21,6 +27,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -30,7 +37,8 @@ import (
 
 // Defaults for the zero values of Config.
 const (
-	defaultMaxRetries   = 3
+	DefaultTimeout      = 30 * time.Second
+	DefaultRetryBudget  = 60 * time.Second
 	defaultMemoryLimit  = 8 << 20
 	defaultMaxSinglePut = 5 << 30
 	defaultPartSize     = 64 << 20
@@ -49,7 +57,15 @@ type Config struct {
 	Bucket       string
 	Prefix       string // key prefix without leading or trailing slash; may be empty
 
-	MaxRetries   int    // per request, 0 means 3
+	// Timeout bounds one attempt of one operation (for a multipart upload,
+	// one request): the response headers must arrive within it, and no
+	// connection may stall longer. 0 means DefaultTimeout.
+	Timeout time.Duration
+	// RetryBudget is how long one operation may go on retrying transient
+	// failures; no attempt starts after it. 0 means DefaultRetryBudget;
+	// negative means one attempt only.
+	RetryBudget time.Duration
+
 	MemoryLimit  int    // PutReader buffers this much before spilling to a temp file; 0 means 8 MiB
 	SpoolDir     string // folder for PutReader's temp files; empty means os.TempDir()
 	MaxSinglePut int64  // larger objects go up as a conditional multipart upload; 0 means 5 GiB
@@ -65,32 +81,49 @@ type Store struct {
 	probe    sync.Mutex // guards probed and bucketOK (checkNotFound)
 	probed   bool
 	bucketOK bool
+	gaveUp   *latch
 }
 
 // New returns a store for cfg. It does not contact the server: the first
-// operation reports an unreachable endpoint or a missing bucket.
+// operation reports an unreachable endpoint or a missing bucket. It removes
+// the spool files that earlier, killed processes left in the spool folder.
 func New(cfg Config) (*Store, error) {
 	cfg = withDefaults(cfg)
 	if cfg.Bucket == "" || cfg.Endpoint == "" {
 		return nil, core.Errorf("open", "s3://"+cfg.Bucket, core.ErrInvalid, "bucket and endpoint are required")
 	}
 	c := creds(cfg)
+	tr, err := newTransport(cfg.Secure, cfg.Timeout)
+	if err != nil {
+		return nil, core.E("open", "s3://"+cfg.Bucket, core.ErrInvalid, err)
+	}
 	client, err := minio.New(cfg.Endpoint, &minio.Options{
-		Creds:      c,
-		Secure:     cfg.Secure,
-		Region:     cfg.Region,
-		MaxRetries: cfg.MaxRetries,
+		Creds:     c,
+		Secure:    cfg.Secure,
+		Region:    cfg.Region,
+		Transport: tr,
+		// One try per request: the store's own policy (retry.go) retries,
+		// within a budget, and knows which attempts may have been applied.
+		MaxRetries: 1,
 	})
 	if err != nil {
 		return nil, core.E("open", "s3://"+cfg.Bucket, core.ErrInvalid, err)
 	}
-	return &Store{cfg: cfg, client: client, creds: c}, nil
+	s := &Store{cfg: cfg, client: client, creds: c, gaveUp: &latch{}}
+	s.removeStaleSpools()
+	return s, nil
 }
 
 func withDefaults(cfg Config) Config {
 	cfg.Prefix = strings.Trim(cfg.Prefix, "/")
-	if cfg.MaxRetries <= 0 {
-		cfg.MaxRetries = defaultMaxRetries
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	switch {
+	case cfg.RetryBudget == 0:
+		cfg.RetryBudget = DefaultRetryBudget
+	case cfg.RetryBudget < 0:
+		cfg.RetryBudget = 0
 	}
 	if cfg.MemoryLimit <= 0 {
 		cfg.MemoryLimit = defaultMemoryLimit
@@ -102,6 +135,9 @@ func withDefaults(cfg Config) Config {
 		cfg.PartSize = defaultPartSize
 	}
 	cfg.PartSize = max(cfg.PartSize, minPartSize)
+	if cfg.SpoolDir == "" {
+		cfg.SpoolDir = os.TempDir()
+	}
 	return cfg
 }
 
@@ -147,23 +183,23 @@ func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
 }
 
 // putObject uploads size bytes from r under digest, create-only. The bytes
-// must already hash to digest.
+// must already hash to digest. A retried upload whose first attempt was
+// applied finds the object there (412) and verifies it like any other copy.
 func (s *Store) putObject(ctx context.Context, digest string, r io.ReaderAt, size int64) error {
 	key := s.Key(core.ObjectKey(digest))
 	var err error
 	if size <= s.cfg.MaxSinglePut {
-		opts := minio.PutObjectOptions{ContentType: "application/octet-stream", DisableMultipart: true}
-		opts.SetMatchETagExcept("*")
-		_, err = s.client.PutObject(ctx, s.cfg.Bucket, key, io.NewSectionReader(r, 0, size), size, opts)
+		_, err = s.do(ctx, "put", digest, func(ctx context.Context) error {
+			opts := minio.PutObjectOptions{ContentType: "application/octet-stream", DisableMultipart: true}
+			opts.SetMatchETagExcept("*")
+			_, err := s.client.PutObject(ctx, s.cfg.Bucket, key, io.NewSectionReader(r, 0, size), size, opts)
+			return err
+		})
 	} else {
-		err = s.putMultipart(ctx, key, r, size)
+		err = s.putMultipart(ctx, digest, key, r, size)
 	}
-	if err == nil {
-		return nil
-	}
-	mapped := s.classify(ctx, mapErr("put", digest, err))
-	if !errors.Is(mapped, core.ErrPrecondition) {
-		return mapped
+	if err == nil || !errors.Is(err, core.ErrPrecondition) {
+		return err
 	}
 	// Already present: keep it, but only if it is intact.
 	return s.verify(ctx, digest)
@@ -171,49 +207,72 @@ func (s *Store) putObject(ctx context.Context, digest string, r io.ReaderAt, siz
 
 // putMultipart uploads a large object part by part and completes it with
 // If-None-Match: *. minio-go's PutObject does not forward that header to
-// CompleteMultipartUpload, so the parts are driven through minio.Core.
-func (s *Store) putMultipart(ctx context.Context, key string, r io.ReaderAt, size int64) (err error) {
+// CompleteMultipartUpload, so the parts are driven through minio.Core. Each
+// request is its own operation under the retry policy. A completion whose
+// reply was lost, retried, finds the upload gone: the object is then checked
+// for (and verified by putObject's caller path through ErrPrecondition).
+func (s *Store) putMultipart(ctx context.Context, digest, key string, r io.ReaderAt, size int64) (err error) {
 	mc := minio.Core{Client: s.client}
 	opts := minio.PutObjectOptions{ContentType: "application/octet-stream"}
-	id, err := mc.NewMultipartUpload(ctx, s.cfg.Bucket, key, opts)
-	if err != nil {
+	var id string
+	if _, err := s.do(ctx, "put", digest, func(ctx context.Context) (err error) {
+		id, err = mc.NewMultipartUpload(ctx, s.cfg.Bucket, key, opts)
+		return err
+	}); err != nil {
 		return err
 	}
+	completed := false
 	defer func() {
-		if err != nil {
+		if !completed {
 			_ = mc.AbortMultipartUpload(context.WithoutCancel(ctx), s.cfg.Bucket, key, id)
 		}
 	}()
 	var parts []minio.CompletePart
 	for off, n := int64(0), 1; off < size; off, n = off+s.cfg.PartSize, n+1 {
 		length := min(s.cfg.PartSize, size-off)
-		part, err := mc.PutObjectPart(ctx, s.cfg.Bucket, key, id, n,
-			io.NewSectionReader(r, off, length), length, minio.PutObjectPartOptions{})
-		if err != nil {
+		var part minio.ObjectPart
+		if _, err := s.do(ctx, "put", digest, func(ctx context.Context) (err error) {
+			part, err = mc.PutObjectPart(ctx, s.cfg.Bucket, key, id, n,
+				io.NewSectionReader(r, off, length), length, minio.PutObjectPartOptions{})
+			return err
+		}); err != nil {
 			return err
 		}
 		parts = append(parts, minio.CompletePart{PartNumber: n, ETag: part.ETag})
 	}
 	opts.SetMatchETagExcept("*")
-	_, err = mc.CompleteMultipartUpload(ctx, s.cfg.Bucket, key, id, parts, opts)
+	out, err := s.do(ctx, "put", digest, func(ctx context.Context) error {
+		_, err := mc.CompleteMultipartUpload(ctx, s.cfg.Bucket, key, id, parts, opts)
+		return err
+	})
+	var resp minio.ErrorResponse
+	if err != nil && out.uncertain && errors.As(err, &resp) && resp.Code == "NoSuchUpload" {
+		// The lost completion was applied: the upload is the object now.
+		completed = true
+		return core.E("put", digest, core.ErrPrecondition, err)
+	}
+	completed = err == nil
 	return err
 }
 
 // verify re-hashes a stored object as it streams in.
 func (s *Store) verify(ctx context.Context, digest string) error {
-	obj, err := s.client.GetObject(ctx, s.cfg.Bucket, s.Key(core.ObjectKey(digest)), minio.GetObjectOptions{})
-	if err != nil {
-		return s.classify(ctx, mapErr("verify", digest, err))
-	}
-	defer obj.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, obj); err != nil {
-		return s.classify(ctx, mapErr("verify", digest, err))
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
-		return core.Errorf("verify", digest, core.ErrCorrupt, "content hashes to "+got)
-	}
-	return nil
+	_, err := s.do(ctx, "verify", digest, func(ctx context.Context) error {
+		obj, err := s.client.GetObject(ctx, s.cfg.Bucket, s.Key(core.ObjectKey(digest)), minio.GetObjectOptions{})
+		if err != nil {
+			return err
+		}
+		defer obj.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, obj); err != nil {
+			return err
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != digest {
+			return core.Errorf("verify", digest, core.ErrCorrupt, "content hashes to "+got)
+		}
+		return nil
+	})
+	return err
 }
 
 // PutReader streams r into the store. Small streams stay in memory; larger
@@ -229,42 +288,38 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 		digest, err := s.Put(ctx, head)
 		return digest, int64(len(head)), err
 	}
-	f, digest, size, err := s.spool(ctx, head, r)
+	sp, digest, size, err := s.spool(ctx, head, r)
 	if err != nil {
 		return "", 0, err
 	}
-	defer func() {
-		_ = f.Close()
-		_ = os.Remove(f.Name())
-	}()
+	defer sp.remove()
 	if ok, err := s.Has(ctx, digest); err != nil || ok {
 		if err == nil {
 			err = s.verify(ctx, digest)
 		}
 		return digest, size, err
 	}
-	return digest, size, s.putObject(ctx, digest, f, size)
+	return digest, size, s.putObject(ctx, digest, sp.f, size)
 }
 
-// spool writes head and the rest of r to a temp file and hashes them.
-func (s *Store) spool(ctx context.Context, head []byte, r io.Reader) (*os.File, string, int64, error) {
-	f, err := os.CreateTemp(s.cfg.SpoolDir, "formation-s3-*")
+// spool writes head and the rest of r to a spool file and hashes them.
+func (s *Store) spool(ctx context.Context, head []byte, r io.Reader) (*spoolFile, string, int64, error) {
+	sp, err := createSpool(s.cfg.SpoolDir)
 	if err != nil {
 		return nil, "", 0, core.E("putreader", "", core.ErrUnavailable, err)
 	}
 	h := sha256.New()
-	w := io.MultiWriter(f, h)
+	w := io.MultiWriter(sp.f, h)
 	_, err = w.Write(head)
 	var n int64
 	if err == nil {
 		n, err = io.Copy(w, core.CtxReader{Ctx: ctx, R: r})
 	}
 	if err != nil {
-		_ = f.Close()
-		_ = os.Remove(f.Name())
+		sp.remove()
 		return nil, "", 0, readErr(err)
 	}
-	return f, hex.EncodeToString(h.Sum(nil)), int64(len(head)) + n, nil
+	return sp, hex.EncodeToString(h.Sum(nil)), int64(len(head)) + n, nil
 }
 
 // readErr classifies a failure while reading the caller's stream.
@@ -281,9 +336,9 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 	if err := core.CheckDigest("get", digest); err != nil {
 		return nil, err
 	}
-	data, _, err := s.read(ctx, s.Key(core.ObjectKey(digest)))
+	data, _, err := s.read(ctx, "get", digest, s.Key(core.ObjectKey(digest)))
 	if err != nil {
-		return nil, s.classify(ctx, mapErr("get", digest, err))
+		return nil, err
 	}
 	if got := core.DigestOf(data); got != digest {
 		return nil, core.Errorf("get", digest, core.ErrCorrupt, "content hashes to "+got)
@@ -295,20 +350,23 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 // carried the bytes. It uses one plain GET (minio.Core): minio-go's Object
 // type re-requests with If-Match after Stat, which turns a concurrent ref
 // update into a spurious 412.
-func (s *Store) read(ctx context.Context, key string) ([]byte, string, error) {
-	body, info, _, err := minio.Core{Client: s.client}.GetObject(ctx, s.cfg.Bucket, key, minio.GetObjectOptions{})
-	if err != nil {
-		return nil, "", err
-	}
-	defer body.Close()
-	data, err := io.ReadAll(body)
-	if err != nil {
-		return nil, "", err
-	}
-	if int64(len(data)) != info.Size {
-		return nil, "", fmt.Errorf("short read: %d of %d bytes: %w", len(data), info.Size, io.ErrUnexpectedEOF)
-	}
-	return data, strings.Trim(info.ETag, `"`), nil
+func (s *Store) read(ctx context.Context, op, name, key string) (data []byte, etag string, err error) {
+	_, err = s.do(ctx, op, name, func(ctx context.Context) error {
+		body, info, _, err := minio.Core{Client: s.client}.GetObject(ctx, s.cfg.Bucket, key, minio.GetObjectOptions{})
+		if err != nil {
+			return err
+		}
+		defer body.Close()
+		if data, err = io.ReadAll(body); err != nil {
+			return err
+		}
+		if int64(len(data)) != info.Size {
+			return fmt.Errorf("short read: %d of %d bytes: %w", len(data), info.Size, io.ErrUnexpectedEOF)
+		}
+		etag = strings.Trim(info.ETag, `"`)
+		return nil
+	})
+	return data, etag, err
 }
 
 // Has reports whether an object is stored (without re-hashing it).
@@ -316,31 +374,72 @@ func (s *Store) Has(ctx context.Context, digest string) (bool, error) {
 	if err := core.CheckDigest("has", digest); err != nil {
 		return false, err
 	}
-	_, err := s.client.StatObject(ctx, s.cfg.Bucket, s.Key(core.ObjectKey(digest)), minio.StatObjectOptions{})
+	err := s.stat(ctx, "has", digest, s.Key(core.ObjectKey(digest)))
 	if err == nil {
 		return true, nil
 	}
-	mapped := s.classify(ctx, mapErr("has", digest, err))
-	if errors.Is(mapped, core.ErrNotFound) && !isNoSuchBucket(err) {
+	if errors.Is(err, core.ErrNotFound) && !isNoSuchBucket(err) {
 		return false, nil
 	}
-	return false, mapped
+	return false, err
+}
+
+// stat asks whether a key exists.
+func (s *Store) stat(ctx context.Context, op, name, key string) error {
+	_, err := s.do(ctx, op, name, func(ctx context.Context) error {
+		_, err := s.client.StatObject(ctx, s.cfg.Bucket, key, minio.StatObjectOptions{})
+		return err
+	})
+	return err
+}
+
+// list calls fn for every key under prefix, in the server's order; a failed
+// listing is retried from the start (fn must tolerate seeing keys again).
+func (s *Store) list(ctx context.Context, op, name, prefix string, fn func(minio.ObjectInfo)) error {
+	_, err := s.do(ctx, op, name, func(ctx context.Context) error {
+		for obj := range s.client.ListObjects(ctx, s.cfg.Bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+			if obj.Err != nil {
+				return obj.Err
+			}
+			fn(obj)
+		}
+		return ctx.Err()
+	})
+	return err
 }
 
 // ListObjects lists the digests of all stored objects, sorted; keys that do
 // not follow the layout are ignored.
 func (s *Store) ListObjects(ctx context.Context) ([]string, error) {
+	infos, err := s.ObjectInfos(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(infos))
+	for i, o := range infos {
+		out[i] = o.Digest
+	}
+	return out, nil
+}
+
+// ObjectInfos lists every stored object with its size and time, sorted by
+// digest; keys that do not follow the layout are ignored.
+func (s *Store) ObjectInfos(ctx context.Context) ([]core.ObjectInfo, error) {
 	base := s.Key(core.ObjectsDir) + "/"
-	var out []string
-	for obj := range s.client.ListObjects(ctx, s.cfg.Bucket, minio.ListObjectsOptions{Prefix: base, Recursive: true}) {
-		if obj.Err != nil {
-			return nil, s.classify(ctx, mapErr("listobjects", "", obj.Err))
-		}
+	seen := map[string]core.ObjectInfo{}
+	err := s.list(ctx, "listobjects", "", base, func(obj minio.ObjectInfo) {
 		fan, digest, ok := strings.Cut(strings.TrimPrefix(obj.Key, base), "/")
 		if ok && core.ValidDigest(digest) && digest[:2] == fan {
-			out = append(out, digest)
+			seen[digest] = core.ObjectInfo{Digest: digest, Size: obj.Size, ModTime: obj.LastModified}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	slices.Sort(out)
+	out := make([]core.ObjectInfo, 0, len(seen))
+	for _, o := range seen {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b core.ObjectInfo) int { return strings.Compare(a.Digest, b.Digest) })
 	return out, nil
 }

@@ -111,7 +111,7 @@ func TestUnavailable(t *testing.T) {
 	port := closedPort(t)
 	s, err := s3store.New(s3store.Config{
 		Endpoint: port, AccessKey: "k", SecretKey: "secret-never-printed", Region: "us-east-1",
-		Bucket: "bucket", MaxRetries: 1,
+		Bucket: "bucket", RetryBudget: -1,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -62,6 +62,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("Cancelled", s.testCancelled)
 	t.Run("ConcurrentCAS", s.testConcurrentCAS)
 	t.Run("UpdateRef", s.testUpdateRef)
+	t.Run("Maintenance", s.testMaintenance)
 }
 
 func digestOf(b []byte) string {
