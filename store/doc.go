@@ -39,7 +39,7 @@
 // subject ids are [A-Za-z0-9._-]+, at most 255 bytes, never start with '.'
 // and never contain ".."; ref names are at least two such segments joined by
 // '/', at most 512 bytes, the first one of subjects, index, knowledge, lanes,
-// audit, cache or packs.
+// audit, cache, packs or proposals.
 //
 // # Errors and exit codes
 //

@@ -68,7 +68,7 @@ func ValidSubjectID(s string) error { return core.ValidSubjectID(s) }
 // ValidRefName checks a ref name: two or more slash-separated segments, each
 // [A-Za-z0-9._-]+ of at most 255 bytes that does not start with '.' nor
 // contain "..", the first one of subjects, index, knowledge, lanes, audit,
-// cache or packs; at most 512 bytes in all. The error matches ErrInvalid.
+// cache, packs or proposals; at most 512 bytes in all. The error matches ErrInvalid.
 func ValidRefName(name string) error { return core.ValidRefName(name) }
 
 // ValidRefPrefix checks a ListRefs prefix (see ListRefs).

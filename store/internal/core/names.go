@@ -54,7 +54,7 @@ func RefKey(name string) string {
 // ref namespaces.
 func refRoot(seg string) bool {
 	switch seg {
-	case "subjects", "index", "knowledge", "lanes", "audit", "cache", "packs":
+	case "subjects", "index", "knowledge", "lanes", "audit", "cache", "packs", "proposals":
 		return true
 	}
 	return false
@@ -111,7 +111,7 @@ func checkShape(s string) error {
 
 func checkSegments(segs []string) error {
 	if !refRoot(segs[0]) {
-		return fmt.Errorf("unknown root %q (want subjects, index, knowledge, lanes, audit, cache or packs)", segs[0])
+		return fmt.Errorf("unknown root %q (want subjects, index, knowledge, lanes, audit, cache, packs or proposals)", segs[0])
 	}
 	for _, seg := range segs[1:] {
 		if err := checkSegment(seg); err != nil {
