@@ -46,7 +46,7 @@ func TestProposalScopeByKey(t *testing.T) {
 func TestKeysAndScopesAreUnique(t *testing.T) {
 	for src, want := range map[string]string{
 		registryWith(reviewerEntry("a", testKey(1), "proposal"), reviewerEntry("b", testKey(1), "pack")): "has the public_key of reviewer 'a'",
-		registryWith(reviewerEntry("a", testKey(1), "proposal, pack, proposal")):                        "repeats review_scope values: ['proposal']",
+		registryWith(reviewerEntry("a", testKey(1), "proposal, pack, proposal")):                         "repeats review_scope values: ['proposal']",
 	} {
 		_, err := Parse([]byte(src))
 		if err == nil || !strings.Contains(err.Error(), want) {
