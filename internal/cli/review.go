@@ -57,7 +57,7 @@ Accepted proposals reach knowledge through a subject with an
 			{Name: "reject", Usage: "reject a proposal (--reason contradicts_reviewed|falsified|not_a_claim|duplicate)", ArgsUsage: "ID", Flags: decideFlags,
 				Action: func(c *cli.Context) error { return runReviewDecide(c, io, false) }},
 			{Name: "prune", Usage: "drop the user's words from proposals decided longer ago than --older-than",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "older-than", Usage: "a duration: 720h, 30d, 90m …"}},
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "older-than", Usage: "a duration: 720h, 30d, 90m …"}},
 				Action: func(c *cli.Context) error { return runReviewPrune(c, io) }},
 		},
 	}
