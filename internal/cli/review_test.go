@@ -148,3 +148,15 @@ func TestReviewDecideAndPrune(t *testing.T) {
 		t.Errorf("a bad duration: exit %d", code)
 	}
 }
+
+// Only chat records: ask answers the same statement and records nothing.
+func TestAskNeverRecords(t *testing.T) {
+	e := newTeachEnv(t)
+	code, out, errs := e.run(t, "", "--json", "ask", "--knowledge", e.vts, "A lens produces heat.")
+	if code != 0 || strings.Contains(out, "teaching_proposal") || !strings.Contains(out, `"kind":"unknown_domain"`) {
+		t.Fatalf("ask: %d %s %s", code, out, errs)
+	}
+	if _, out, _ := e.run(t, "", "--json", "review", "list"); out != "{\"proposals\":[]}\n" {
+		t.Fatalf("ask recorded a proposal: %s", out)
+	}
+}
