@@ -49,11 +49,6 @@ const (
 	// ReasonUnauthorized: a decision signed by a key without the proposal
 	// scope in the reviewer registry.
 	ReasonUnauthorized = "reviewer_not_authorized"
-	// ReasonSessionLimit: a session that already recorded MaxPerSession
-	// proposals.
-	ReasonSessionLimit = "session_proposal_limit"
 )
 
-var (
-	_ exitcode.Coder = (*Error)(nil)
-)
+var _ exitcode.Coder = (*Error)(nil)
