@@ -162,12 +162,12 @@ func TestTeachingTouchesNothingShared(t *testing.T) {
 	w := newTeachingWorld(t)
 	before, _ := canon.Marshal(w.k.Triples())
 	defsBefore := fmt.Sprint(w.k.Definitions("lens"), w.k.Definitions("mirror"), w.k.Stats())
-	manifold := w.rt.ManifoldHash()
+	manifold, frame := w.rt.ManifoldHash(), w.rt.cfg.Frame
 	taught := runScript(t, w, "")
 	after, _ := canon.Marshal(w.k.Triples())
 	if !bytes.Equal(before, after) || fmt.Sprint(w.k.Definitions("lens"), w.k.Definitions("mirror"), w.k.Stats()) != defsBefore ||
-		w.rt.cfg.Manifold.Hash() != manifold {
-		t.Fatal("a teaching session changed the shared knowledge or the manifold")
+		w.rt.cfg.Manifold.Hash() != manifold || w.rt.cfg.Frame != frame {
+		t.Fatal("a teaching session changed the shared knowledge, the manifold or the frame")
 	}
 	plain := w.rt.NewSession()
 	for i, in := range script {
