@@ -49,8 +49,8 @@ func FuzzParseTurn(f *testing.F) {
 			t.Fatalf("intent %q", u.Intent)
 		}
 		// A teaching session reads the same tokens as a definition.
-		term, def, ok := ReadDefinition(u.Tokens)
-		if t2, d2, ok2 := ReadDefinition(u.Tokens); t2 != term || d2 != def || ok2 != ok {
+		term, def, ok := ReadDefinition(in)
+		if t2, d2, ok2 := ReadDefinition(in); t2 != term || d2 != def || ok2 != ok {
 			t.Fatal("ReadDefinition is not deterministic")
 		}
 		if ok && (term == "" || def == "" || len(strings.Fields(term)) > maxDefinedWords) {
