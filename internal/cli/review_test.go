@@ -14,6 +14,7 @@ import (
 	"formation/internal/testutil"
 	"formation/reviewers"
 	"formation/signing"
+	"formation/store"
 )
 
 // teachEnv is a store, a knowledge file, the shipped packs and a reviewer
@@ -31,6 +32,9 @@ func newTeachEnv(t *testing.T) *teachEnv {
 		packs: filepath.Join(root, "packs"), key: filepath.Join(dir, "curator.key"), registry: filepath.Join(dir, "reviewers.yaml"),
 		now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 	if err := os.WriteFile(e.vts, []byte(lensVTS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Open(t.Context(), e.store); err != nil { // review reads an existing store
 		t.Fatal(err)
 	}
 	if code, _, errs := e.run(t, "", "keygen", "--out", e.key); code != 0 {

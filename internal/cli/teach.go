@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -9,6 +10,8 @@ import (
 	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/runtime"
+	"formation/store"
+	"formation/teaching"
 	"formation/teaching/queue"
 )
 
@@ -37,15 +40,55 @@ func openChatSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
 			return nil, nil, exitcode.Newf(exitcode.Usage, "chat: --session: %v", err)
 		}
 	}
-	s, err := openStore(c)
-	if err != nil {
+	t := &chatQueue{c: c, io: io}
+	switch s, err := openStore(c); {
+	case err == nil:
+		t.q = &queue.Queue{Store: s, Audit: auditWriter(s, io)}
+	case !errors.Is(err, store.ErrNotFound):
 		return nil, nil, err
 	}
 	rt, closeTrace, err := openRuntime(c, io)
 	if err != nil {
 		return nil, nil, err
 	}
-	return rt.NewTeachingSession(queue.Queue{Store: s, Audit: auditWriter(s, io)}, id), closeTrace, nil
+	return rt.NewTeachingSession(t, id), closeTrace, nil
+}
+
+// chatQueue is chat's proposal queue. A chat that records nothing never
+// creates a store; the first proposal creates the one --store names.
+type chatQueue struct {
+	c  *cli.Context
+	io IO
+	q  *queue.Queue
+}
+
+func (t *chatQueue) queue() (*queue.Queue, error) {
+	if t.q == nil {
+		s, err := createStore(t.c)
+		if err != nil {
+			return nil, err
+		}
+		t.q = &queue.Queue{Store: s, Audit: auditWriter(s, t.io)}
+	}
+	return t.q, nil
+}
+
+// Propose implements runtime.Teacher.
+func (t *chatQueue) Propose(ctx context.Context, p teaching.Proposal) (string, error) {
+	q, err := t.queue()
+	if err != nil {
+		return "", err
+	}
+	return q.Propose(ctx, p)
+}
+
+// Standing implements runtime.Teacher.
+func (t *chatQueue) Standing(ctx context.Context, id string) (teaching.Standing, error) {
+	q, err := t.queue()
+	if err != nil {
+		return teaching.Standing{}, err
+	}
+	return q.Standing(ctx, id)
 }
 
 // chatTurnError is the exit of a turn that failed: a proposal that could
