@@ -135,11 +135,12 @@ func (s *Session) walkAnswer(ts *turnState, head, rel string) {
 // lesson, as speculative.
 func (s *Session) assess(ts *turnState, c knowledge.Claim) {
 	a := s.overlay.Assess(c, ts.resp.Turn)
+	said := capture{claim: c} // a proposal keeps the terms as read (text.NormalTerm), not the index keys
 	c.Key = knowledge.Key{Head: text.Term(c.Key.Head), Relation: text.Relation(c.Key.Relation), Tail: text.Term(c.Key.Tail)}
 	if a.Verdict == knowledge.UnknownTerms {
 		if s.capturable(ts) {
 			ts.claimID, ts.resp.EpistemicStatus = claimID(c, ts.resp.Turn), epistemic.Speculative
-			s.propose(ts, capture{claim: c}, c.Key.Head, unknownClaimSurface(c), epistemic.Speculative, nil, nil)
+			s.propose(ts, said, c.Key.Head, unknownClaimSurface(c), epistemic.Speculative, nil, nil)
 			return
 		}
 		s.unknown(ts)
@@ -157,7 +158,7 @@ func (s *Session) assess(ts *turnState, c knowledge.Claim) {
 	case a.Verdict == knowledge.Held:
 		s.answer(ts, KindConfirmation, c.Key.Head, confirmSurface(c, a), sentence(a.Record.Key()), a.Record.Status, rec, nil)
 	case a.Verdict == knowledge.Contradicted && s.capturable(ts) && !learned:
-		s.propose(ts, capture{claim: c}, c.Key.Head, contradictedSurface(c, a), epistemic.Contested, rec, nil)
+		s.propose(ts, said, c.Key.Head, contradictedSurface(c, a), epistemic.Contested, rec, nil)
 	case a.Verdict == knowledge.Contradicted:
 		ts.resp.EpistemicStatus, ts.resp.Edges, ts.resp.Citations = epistemic.Contested, edgesOf(rec), mergeCitations(nil, rec)
 		ts.resp.WalkSurface = sentence(c.Key)
@@ -166,7 +167,7 @@ func (s *Session) assess(ts *turnState, c knowledge.Claim) {
 		s.restOn(ts, lesson.Sources)
 		s.answer(ts, KindConfirmation, c.Key.Head, confirmLessonSurface(c), sentence(c.Key), lesson.Status, []knowledge.Triple{lesson}, nil)
 	case s.capturable(ts) && !learned:
-		s.propose(ts, capture{claim: c}, c.Key.Head, ungroundedSurface(c), a.Status, nil, nil)
+		s.propose(ts, said, c.Key.Head, ungroundedSurface(c), a.Status, nil, nil)
 	default:
 		ts.resp.EpistemicStatus, ts.resp.WalkSurface = a.Status, sentence(c.Key)
 		s.refuse(ts, refusal.UngroundedRelation, ungroundedSurface(c))

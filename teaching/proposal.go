@@ -41,8 +41,9 @@ const (
 // TimeLayout is the form of decided_at and pruned_at (UTC, seconds).
 const TimeLayout = "2006-01-02T15:04:05Z"
 
-// Triple is a proposed claim, its terms and relation in the runtime's normal
-// form (package text).
+// Triple is a proposed claim: its terms in the normal form a user's sentence
+// is read in (text.NormalTerm, the form the forge validates terms in), its
+// relation as the vocabulary writes it (text.Relation).
 type Triple struct {
 	Head     string `json:"head"`
 	Relation string `json:"relation"`
@@ -86,15 +87,15 @@ func NewRelation(t Triple, negated bool, words, traceHash, sessionID string, tur
 	if negated {
 		kind = CounterClaim
 	}
-	n := Triple{Head: text.Term(t.Head), Relation: text.Relation(t.Relation), Tail: text.Term(t.Tail)}
+	n := Triple{Head: text.NormalTerm(t.Head), Relation: text.Relation(t.Relation), Tail: text.NormalTerm(t.Tail)}
 	return Proposal{SchemaVersion: artifact.SchemaVersion, Kind: kind, Triple: &n, Words: words,
 		TraceHash: traceHash, SessionID: sessionID, Turn: turn, EpistemicStatus: epistemic.Speculative}
 }
 
 // NewDefinition is the proposal of a term's definition. The term is put in
-// normal form; the definition is kept as given.
+// normal form (text.NormalTerm); the definition is kept as given.
 func NewDefinition(term, definition, words, traceHash, sessionID string, turn int) Proposal {
-	return Proposal{SchemaVersion: artifact.SchemaVersion, Kind: Definition, Term: text.Term(term),
+	return Proposal{SchemaVersion: artifact.SchemaVersion, Kind: Definition, Term: text.NormalTerm(term),
 		Definition: strings.TrimSpace(definition), Words: words, TraceHash: traceHash, SessionID: sessionID,
 		Turn: turn, EpistemicStatus: epistemic.Speculative}
 }
@@ -220,12 +221,12 @@ func (p Proposal) checkClaim() error {
 		if t == nil || p.Term != "" || p.Definition != "" {
 			return fmt.Errorf("a %s has a triple and no term or definition", p.Kind)
 		}
-		if t.Head == "" || t.Tail == "" || t.Relation == "" || t.Head != text.Term(t.Head) ||
-			t.Tail != text.Term(t.Tail) || t.Relation != text.Relation(t.Relation) {
+		if t.Head == "" || t.Tail == "" || t.Relation == "" || t.Head != text.NormalTerm(t.Head) ||
+			t.Tail != text.NormalTerm(t.Tail) || t.Relation != text.Relation(t.Relation) {
 			return fmt.Errorf("triple (%q, %q, %q) is not in normal form", t.Head, t.Relation, t.Tail)
 		}
 	case Definition:
-		if p.Triple != nil || p.Term == "" || p.Term != text.Term(p.Term) || strings.TrimSpace(p.Definition) == "" {
+		if p.Triple != nil || p.Term == "" || p.Term != text.NormalTerm(p.Term) || strings.TrimSpace(p.Definition) == "" {
 			return fmt.Errorf("a definition has a term in normal form and a definition, and no triple")
 		}
 		if !utf8.ValidString(p.Definition) || len(p.Definition) > MaxWordsBytes {

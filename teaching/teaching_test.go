@@ -258,12 +258,21 @@ func TestSentence(t *testing.T) {
 		p    teaching.Proposal
 		want string
 	}{
-		{relation("Lens", "is_caused_by", "the Sun", false), "lens is caused by the sun."},
+		{relation("Lens", "is_caused_by", "the Sun", false), "lens is caused by sun."},
 		{relation("lens", "causes", "heat", true), "It is not true that lens causes heat."},
 		{teaching.NewDefinition("lens", "a curved glass.", "w", trace, "s1", 0), "lens is defined as a curved glass."},
 	} {
 		if got := tc.p.Sentence(); got != tc.want {
 			t.Errorf("Sentence = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// A proposal keeps a term as a user's sentence reads it (text.NormalTerm):
+// a name's trailing "+" stays, leading articles go.
+func TestProposalTermsInTheReadersNormalForm(t *testing.T) {
+	p := relation("The C++ compiler", "produces", "an object file", false)
+	if p.Triple.Head != "c++ compiler" || p.Triple.Tail != "object file" || p.Check() != nil {
+		t.Fatalf("triple %+v: %v", p.Triple, p.Check())
 	}
 }
