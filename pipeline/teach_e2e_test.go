@@ -372,12 +372,14 @@ func TestAdversarialCorrectionsChangeNothing(t *testing.T) {
 	}
 }
 
-// An accepted proposal whose sentence the smelter reads as another claim
-// halts forge (65, proposal_unextractable, with an audit record): nothing
-// but what the curator accepted reaches knowledge.
+// An accepted proposal whose sentence the smelter reads as another claim,
+// or as none ("wisdom produces no folly." is a negated sentence, which never
+// yields a positive candidate), halts forge (65, proposal_unextractable,
+// with an audit record): nothing but what the curator accepted reaches
+// knowledge.
 func TestUnextractableProposalHaltsForge(t *testing.T) {
 	f, _ := promotedMicro(t)
-	code, out, errs := runCLIWith(t, f, "Wisdom produces judgment that belongs to experience.\n", "--json", "chat")
+	code, out, errs := runCLIWith(t, f, "Wisdom produces no folly.\n", "--json", "chat")
 	var r runtime.ChatResponse
 	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.TeachingProposal == "" {
 		t.Fatalf("chat: %d %s %s", code, out, errs)
