@@ -25,6 +25,9 @@ const (
 	AdapterTable    = "table"    // an Arrow IPC or Parquet table, one entry per row
 	AdapterSnapshot = "snapshot" // a pinned local copy of a URL, checked against its SHA-256
 	AdapterLLM      = "llm"      // text an LLM generated; off unless mining enables it
+	// AdapterProposals is every teaching proposal a curator accepted, read
+	// from the store: each proposal's canonical bytes are one source.
+	AdapterProposals = "proposals"
 )
 
 // Source formats.

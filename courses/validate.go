@@ -144,6 +144,8 @@ func adapterFields(adapter string) (required, optional []string, ok bool) {
 		return []string{"path", "url", "sha256"}, []string{"format"}, true
 	case AdapterLLM:
 		return []string{"model", "prompt"}, []string{"path"}, true
+	case AdapterProposals:
+		return nil, nil, true
 	}
 	return nil, nil, false
 }
@@ -155,7 +157,7 @@ func (src Source) validate(ps *problems, at string) {
 	}
 	required, optional, ok := adapterFields(src.Adapter)
 	if !ok {
-		ps.add(at+".adapter", id, CodeBadAdapter, "%q is not one of file, folder, table, snapshot, llm", src.Adapter)
+		ps.add(at+".adapter", id, CodeBadAdapter, "%q is not one of file, folder, table, snapshot, llm, proposals", src.Adapter)
 		return
 	}
 	for _, f := range src.fieldSet() {

@@ -63,9 +63,10 @@ func Mine(ctx context.Context, subj *courses.Subject, w ObjectWriter, opt Option
 type jobKind int
 
 const (
-	jobDocument jobKind = iota // a text, Markdown or HTML file (file, folder, snapshot)
-	jobTable                   // an Arrow or Parquet table
-	jobLLM                     // an LLM generation
+	jobDocument  jobKind = iota // a text, Markdown or HTML file (file, folder, snapshot)
+	jobTable                    // an Arrow or Parquet table
+	jobLLM                      // an LLM generation
+	jobProposals                // the accepted teaching proposals of the store
 )
 
 // job is one work item: one file, one table or one LLM source.
@@ -195,6 +196,10 @@ func (m *miner) list(ctx context.Context, jobs chan<- job, results chan<- outcom
 			if !send(job{kind: jobLLM, src: src}) {
 				return
 			}
+		case courses.AdapterProposals:
+			if !send(job{kind: jobProposals, src: src}) {
+				return
+			}
 		case courses.AdapterFolder:
 			var err error
 			refused, err = m.listFolder(ctx, src, send)
@@ -269,6 +274,8 @@ func (m *miner) work(ctx context.Context, j job) outcome {
 		err = m.table(ctx, j, &o)
 	case jobLLM:
 		err = m.llm(ctx, j, &o)
+	case jobProposals:
+		err = m.proposals(ctx, j, &o)
 	}
 	o.done = true
 	var r *refusal

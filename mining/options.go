@@ -35,6 +35,9 @@ type Options struct {
 	// IsTransient says whether an error may go away on retry. nil means
 	// DefaultIsTransient. The command adds the store's "unavailable" kind.
 	IsTransient func(error) bool
+	// Proposals reads the accepted teaching proposals for a proposals
+	// source (teaching/queue over the store); a proposals source needs it.
+	Proposals ProposalReader
 	// Progress, when set, is called after every finished work item from a
 	// single goroutine (it need not be safe for concurrent use).
 	Progress func(Progress)

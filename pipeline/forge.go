@@ -34,6 +34,10 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, exitcode.With(exitcode.Rejected, fmt.Errorf("forge: %s/allowlist.yaml: %w", subject, err))
 	}
+	allow, allowDigest, taught, err := p.withProposalSources(ctx, s, allow, allowDigest)
+	if err != nil {
+		return stage.Result{}, err
+	}
 	loaded, err := p.loadPacks(ctx)
 	if err != nil {
 		return stage.Result{}, err
@@ -64,6 +68,9 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 				return stage.Output{}, err
 			}
 			smelted = &bundle
+		}
+		if err := checkProposalsSmelted(taught, *smelted); err != nil {
+			return stage.Output{}, err
 		}
 		res, err := forge.Validate(ctx, cfg, subject, *smelted)
 		if err != nil {

@@ -42,7 +42,7 @@ func (p *Pipeline) Mine(ctx context.Context, subject string) (stage.Result, erro
 		Extractor: mining.ExtractorVersion, EnableLLM: p.EnableLLM, LLMProvider: llm.Name()}, MineInputs{})
 	spec.Files = files
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM, LLM: llm,
+		opts := mining.Options{Jobs: p.Jobs, EnableLLM: p.EnableLLM, LLM: llm, Proposals: p.proposals(),
 			IsTransient: func(err error) bool { return errors.Is(err, store.ErrUnavailable) || mining.DefaultIsTransient(err) }}
 		if p.OnProgress != nil {
 			opts.Progress = func(pr mining.Progress) {
@@ -98,6 +98,14 @@ func (p *Pipeline) sourceFingerprint(ctx context.Context, s *courses.Subject) (s
 	}
 	sort.Strings(files)
 	each := make(map[string]string, len(files))
+	if hasProposals(s) {
+		d, err := p.fingerprintProposals(ctx)
+		if err != nil {
+			return "", nil, err
+		}
+		each[proposalsIngredient] = d
+		fmt.Fprintf(h, "%q %s\n", proposalsIngredient, d)
+	}
 	for _, rel := range files {
 		if err := ctx.Err(); err != nil {
 			return "", nil, err

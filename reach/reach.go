@@ -27,6 +27,7 @@ import (
 	"formation/ident"
 	"formation/reviewed"
 	"formation/signing"
+	"formation/teaching"
 )
 
 // Kind names a kind of stored object.
@@ -48,6 +49,7 @@ const (
 	Index         Kind = "mastered_courses_index" // the index a state names
 	Envelope      Kind = "promotion_envelope"     // a signed promotion a state names
 	LaneResult    Kind = "lane_result"            // an evaluation lane's result
+	Proposal      Kind = "teaching_proposal"      // a teaching proposal or its decided copy
 	Source        Kind = "source"                 // mined bytes or extracted text
 	Unknown       Kind = ""                       // decided by Sniff
 )
@@ -122,6 +124,8 @@ func walkOf(kind Kind) func([]byte, *Names) error {
 		return walkEnvelope
 	case LaneResult:
 		return walkLane
+	case Proposal:
+		return walkProposal
 	}
 	return nil
 }
@@ -276,6 +280,24 @@ func walkLane(raw []byte, n *Names) error {
 	return err
 }
 
+// walkProposal keeps the original proposal a decided copy derives from,
+// while that copy still carries the user's words: review and the proposals
+// mining adapter read the original by its id. A pruned copy names nothing,
+// so that gc can drop the words (an accepted proposal a subject has mined
+// stays as that subject's source).
+func walkProposal(raw []byte, n *Names) error {
+	p, err := teaching.Decode(raw)
+	if err == nil && p.PrunedAt == "" {
+		n.add(p.Proposal, Proposal)
+	}
+	return err
+}
+
+func fitsProposal(raw []byte) bool {
+	_, err := teaching.Decode(raw)
+	return err == nil
+}
+
 type sniffer struct {
 	kind Kind
 	fits func([]byte) bool
@@ -297,6 +319,7 @@ func sniffers() []sniffer {
 		{Index, fits[artifact.MasteredCoursesIndex]},
 		{Envelope, fits[signing.Envelope]},
 		{LaneResult, fits[eval.LaneResult]},
+		{Proposal, fitsProposal},
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 )
 
 // FuzzParseRegistry: any bytes either load as a registry or give a *Error;
-// never a panic. Whatever loads answers its queries without panicking, and a
-// claim that verifies names a registered signer.
+// never a panic. Whatever loads answers its queries without panicking, a
+// claim that verifies names a registered signer, every key finds exactly its
+// own reviewer, and only a reviewer with the proposal scope may decide
+// teaching proposals.
 func FuzzParseRegistry(f *testing.F) {
 	// The original's registry is a seed only where its artifacts are present.
 	if dir, err := testutil.OriginalDir(); err == nil {
@@ -37,6 +39,21 @@ func FuzzParseRegistry(f *testing.F) {
 				}
 			}
 			r.CanReview(c.SignedBy, c.DomainID, "eval")
+		}
+		for _, v := range r.Reviewers() {
+			if v.PublicKey == nil {
+				if _, ok := r.CanDecideProposals(v.PublicKey); ok {
+					t.Fatalf("reviewer %q without a key may decide proposals", v.ID)
+				}
+				continue
+			}
+			got, ok := r.ReviewerForKey(v.PublicKey)
+			if !ok || got.ID != v.ID {
+				t.Fatalf("the key of %q finds %q", v.ID, got.ID)
+			}
+			if _, may := r.CanDecideProposals(v.PublicKey); may != contains(v.ReviewScope, ScopeProposal) {
+				t.Fatalf("reviewer %q: may decide proposals %v with scopes %v", v.ID, may, v.ReviewScope)
+			}
 		}
 	})
 }

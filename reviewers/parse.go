@@ -38,6 +38,7 @@ func parseReviewers(top *mapping, schema int) ([]Reviewer, error) {
 	}
 	out := make([]Reviewer, 0, len(node.Content))
 	seen := map[string]bool{}
+	keys := map[string]string{} // public key → the reviewer holding it
 	for i, item := range node.Content {
 		v, err := parseReviewer(i, item, schema)
 		if err != nil {
@@ -47,6 +48,12 @@ func parseReviewers(top *mapping, schema int) ([]Reviewer, error) {
 			return nil, errf(fmt.Sprintf("reviewer registry contains duplicate reviewer_id '%s'", v.ID))
 		}
 		seen[v.ID] = true
+		// A signature names its signer by key alone (a proposal decision
+		// does), so one key must mean one reviewer and one set of scopes.
+		if holder, dup := keys[string(v.PublicKey)]; dup && v.PublicKey != nil {
+			return nil, errf(fmt.Sprintf("reviewer entry at index %d has the public_key of reviewer '%s'; a key belongs to one reviewer", i, holder))
+		}
+		keys[string(v.PublicKey)] = v.ID
 		out = append(out, v)
 	}
 	return out, nil
@@ -130,14 +137,19 @@ func reviewScope(at string, n *yaml.Node) ([]string, error) {
 	if len(sc) == 0 {
 		return nil, errf(at + " has empty 'review_scope' list")
 	}
-	var unk []string
-	for _, s := range sc {
+	var unk, twice []string
+	for i, s := range sc {
 		if !contains(scopes(), s) {
 			unk = append(unk, s)
+		} else if contains(sc[:i], s) {
+			twice = append(twice, s)
 		}
 	}
 	if len(unk) > 0 {
 		return nil, errf(at + " has unknown review_scope values: " + pyList(unk))
+	}
+	if len(twice) > 0 {
+		return nil, errf(at + " repeats review_scope values: " + pyList(twice))
 	}
 	return sc, nil
 }

@@ -120,6 +120,26 @@ func (r *Registry) ClaimFor(domain string) (Claim, bool) {
 	return Claim{}, false
 }
 
+// ReviewerForKey finds the reviewer whose registered public_key is pub
+// (schema 2; a key belongs to at most one reviewer).
+func (r *Registry) ReviewerForKey(pub ed25519.PublicKey) (Reviewer, bool) {
+	for _, v := range r.reviewers {
+		if v.PublicKey != nil && v.PublicKey.Equal(pub) {
+			return v.clone(), true
+		}
+	}
+	return Reviewer{}, false
+}
+
+// CanDecideProposals reports whether the holder of pub may sign decisions
+// of teaching proposals: a registered reviewer of schema 2 whose
+// review_scope has proposal. A proposal has no domain, so the domains a
+// reviewer lists do not restrict it.
+func (r *Registry) CanDecideProposals(pub ed25519.PublicKey) (Reviewer, bool) {
+	v, ok := r.ReviewerForKey(pub)
+	return v, ok && contains(v.ReviewScope, ScopeProposal)
+}
+
 // CanReview decides, in this order: an unknown reviewer can review nothing;
 // a scope outside the reviewer's review_scope is refused; a primary reviewer
 // may review any domain; a domain reviewer only the domains it lists.

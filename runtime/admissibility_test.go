@@ -149,7 +149,7 @@ func TestExhaustionIsTyped(t *testing.T) {
 	s := f.rt.NewSession()
 	turn(t, s, "What is light?")
 	st, _ := s.field.State()
-	_, err := s.walk("light", "produces", st)
+	_, err := s.walk(&turnState{}, "light", "produces", st)
 	var ee *admissibility.ExhaustionError
 	if !errors.As(err, &ee) || ee.Reason != refusal.RotorRejection || ee.RegionLabel != "relation:produces" || ee.StepIndex != 0 ||
 		len(ee.RejectedAttempts) != 1 || !ee.RejectedAttempts[0].Rotor || ee.RejectedAttempts[0].Label != "image" {

@@ -11,6 +11,7 @@ import (
 	"formation/runtime/refusal"
 	"formation/runtime/text"
 	"formation/runtime/trace"
+	"formation/teaching"
 )
 
 // maxEvidenceEdges bounds the edges a definition shows as walk evidence.
@@ -56,13 +57,13 @@ func (s *Session) unknown(ts *turnState) {
 // define answers "What is X?".
 func (s *Session) define(ts *turnState, term string) {
 	k := s.rt.cfg.Knowledge
-	if !k.HasTerm(term) {
+	if !s.overlay.HasTerm(term) {
 		s.unknown(ts)
 		return
 	}
 	ts.op = "definition"
 	held, counters := k.Mentions(term)
-	held = s.loadBearing(held)
+	held = append(s.loadBearing(held), s.usableLessons(ts, s.overlay.LessonMentions(term))...)
 	evidence := held
 	if len(evidence) > maxEvidenceEdges {
 		evidence = evidence[:maxEvidenceEdges]
@@ -74,8 +75,10 @@ func (s *Session) define(ts *turnState, term string) {
 	var texts []string
 	var sources []knowledge.Citation
 	status := epistemic.Coherent
-	defs := k.Definitions(term)
+	defs := append(k.Definitions(term), s.usableDefinitions(ts, s.overlay.LessonDefinitions(term))...)
+	s.restOnTriples(ts, evidence)
 	for _, d := range defs {
+		s.restOn(ts, d.Sources)
 		if d.Definition != "" {
 			texts = append(texts, d.Definition)
 		}
@@ -100,14 +103,14 @@ func (s *Session) define(ts *turnState, term string) {
 // walkAnswer answers "What does X <relation>?".
 func (s *Session) walkAnswer(ts *turnState, head, rel string) {
 	k := s.rt.cfg.Knowledge
-	if !k.HasTerm(head) {
+	if !s.overlay.HasTerm(head) {
 		s.unknown(ts)
 		return
 	}
 	ts.op = "walk:" + rel
 	ts.resp.Subject = head
 	f, _ := s.fieldState(ts)
-	res, err := s.walk(head, rel, f)
+	res, err := s.walk(ts, head, rel, f)
 	var ee *admissibility.ExhaustionError
 	switch {
 	case errors.As(err, &ee):
@@ -120,16 +123,26 @@ func (s *Session) walkAnswer(ts *turnState, head, rel string) {
 	case len(res.tails) == 0:
 		s.refuse(ts, refusal.UngroundedRelation, noEdgeSurface(head, rel))
 	default:
+		s.restOnTriples(ts, res.edges)
 		s.answer(ts, KindWalk, head, walkSurfaceText(head, rel, res), joinEdges(res.edges), statusOf(res.edges), res.edges, nil)
 		ts.resp.WalkTails = append([]string(nil), res.tails...)
 	}
 }
 
-// assess answers a statement by asserting it in the session overlay.
+// assess answers a statement by asserting it in the session overlay. In a
+// teaching session, a statement the knowledge does not confirm is recorded
+// as a proposal, and one the session proposed earlier is confirmed from its
+// lesson, as speculative.
 func (s *Session) assess(ts *turnState, c knowledge.Claim) {
 	a := s.overlay.Assess(c, ts.resp.Turn)
+	said := capture{claim: c} // a proposal keeps the terms as read (text.NormalTerm), not the index keys
 	c.Key = knowledge.Key{Head: text.Term(c.Key.Head), Relation: text.Relation(c.Key.Relation), Tail: text.Term(c.Key.Tail)}
 	if a.Verdict == knowledge.UnknownTerms {
+		if s.capturable(ts) {
+			ts.claimID, ts.resp.EpistemicStatus = claimID(c, ts.resp.Turn), epistemic.Speculative
+			s.propose(ts, said, c.Key.Head, unknownClaimSurface(c), epistemic.Speculative, nil, nil)
+			return
+		}
 		s.unknown(ts)
 		return
 	}
@@ -140,17 +153,77 @@ func (s *Session) assess(ts *turnState, c knowledge.Claim) {
 	if a.HasRecord {
 		rec = []knowledge.Triple{a.Record}
 	}
-	switch a.Verdict {
-	case knowledge.Held:
+	lesson, learned := s.overlay.Lesson(c)
+	switch {
+	case a.Verdict == knowledge.Held:
 		s.answer(ts, KindConfirmation, c.Key.Head, confirmSurface(c, a), sentence(a.Record.Key()), a.Record.Status, rec, nil)
-	case knowledge.Contradicted:
+	case a.Verdict == knowledge.Contradicted && s.capturable(ts) && !learned:
+		s.propose(ts, said, c.Key.Head, contradictedSurface(c, a), epistemic.Contested, rec, nil)
+	case a.Verdict == knowledge.Contradicted:
 		ts.resp.EpistemicStatus, ts.resp.Edges, ts.resp.Citations = epistemic.Contested, edgesOf(rec), mergeCitations(nil, rec)
 		ts.resp.WalkSurface = sentence(c.Key)
 		s.refuse(ts, refusal.ContradictedClaim, contradictedSurface(c, a))
+	case learned && lesson.Status.LoadBearing() && s.usable(ts, lesson.Sources):
+		s.restOn(ts, lesson.Sources)
+		s.answer(ts, KindConfirmation, c.Key.Head, confirmLessonSurface(c), sentence(c.Key), lesson.Status, []knowledge.Triple{lesson}, nil)
+	case s.capturable(ts) && !learned:
+		s.propose(ts, said, c.Key.Head, ungroundedSurface(c), a.Status, nil, nil)
 	default:
 		ts.resp.EpistemicStatus, ts.resp.WalkSurface = a.Status, sentence(c.Key)
 		s.refuse(ts, refusal.UngroundedRelation, ungroundedSurface(c))
 	}
+}
+
+// teachDefinition answers, in a teaching session, a statement that defines
+// a term: confirmed when the knowledge (or a usable lesson) says the same,
+// recorded as a proposal otherwise.
+func (s *Session) teachDefinition(ts *turnState, term, def string) {
+	ts.op = "definition"
+	mine := teaching.SameDefinitionKey(def)
+	var others []string
+	var cites []knowledge.Citation
+	for _, d := range s.rt.cfg.Knowledge.Definitions(term) {
+		if teaching.SameDefinitionKey(d.Definition) == mine {
+			s.answer(ts, KindDefinition, term, confirmDefinitionSurface(term, d.Definition), term, d.Status, nil, d.Sources)
+			return
+		}
+		others, cites = append(others, d.Definition), append(cites, d.Sources...)
+	}
+	for _, d := range s.usableDefinitions(ts, s.overlay.LessonDefinitions(term)) {
+		if teaching.SameDefinitionKey(d.Definition) == mine {
+			s.restOn(ts, d.Sources)
+			s.answer(ts, KindDefinition, term, confirmDefinitionSurface(term, d.Definition), term, d.Status, nil, d.Sources)
+			return
+		}
+	}
+	status := epistemic.Speculative
+	if len(others) > 0 {
+		status = epistemic.Contested
+	}
+	s.propose(ts, capture{definition: true, term: term, def: def, status: status}, term, definitionVerdictSurface(term, others), status, nil, cites)
+}
+
+// usableLessons keeps the lessons the session may rest an answer on now.
+func (s *Session) usableLessons(ts *turnState, recs []knowledge.Triple) []knowledge.Triple {
+	var out []knowledge.Triple
+	for _, r := range recs {
+		if r.Status.LoadBearing() && s.usable(ts, r.Sources) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// usableDefinitions keeps the learned definitions the session may rest an
+// answer on now.
+func (s *Session) usableDefinitions(ts *turnState, defs []knowledge.Concept) []knowledge.Concept {
+	var out []knowledge.Concept
+	for _, d := range defs {
+		if d.Status.LoadBearing() && s.usable(ts, d.Sources) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // loadBearing keeps the triples the session may still rely on.

@@ -34,6 +34,14 @@
 //     trace hash;
 //  6. the trace hash is computed and exactly one TurnEvent is emitted.
 //
+// Teaching (NewTeachingSession, `formation chat` only): a statement the
+// knowledge does not confirm is recorded as a teaching proposal through the
+// session's Teacher (never into the knowledge), and later answers of the same
+// conversation may rest on it, marked speculative, through the session's own
+// overlay. The status in the store of the proposals an answer rests on is
+// folded into its trace hash (teaching_epistemic_status, only when there is
+// one), so a replay after a curator's review hashes differently.
+//
 // Selection policy (runtime contract, ChatResponse): surface equals
 // articulation_surface unless the unknown-domain gate fired, in which case
 // surface is UnknownDomainSurface and vault_hits is 0; walk_surface always

@@ -61,7 +61,7 @@ func (s *Session) safety(ts *turnState, cond float64) {
 		HasFieldState:       true,
 		VersorCondition:     cond,
 		HasAllowlist:        true,
-		AllowedSourceSHAs:   s.rt.allowed,
+		AllowedSourceSHAs:   s.allowedSources(),
 		CitedSourceSHAs:     citedSHAs(r.Citations),
 		HasRefusalEvidence:  true,
 		LastRefusalWasTyped: !r.Refused() || r.RefusalReason.Valid(),
@@ -103,7 +103,9 @@ func (s *Session) traceHash(ts *turnState) {
 		IntentTag: r.Intent, ReviewHash: ts.review, ClaimID: ts.claimID,
 		EpistemicStatus: string(r.EpistemicStatus), OperatorInvocation: ts.op,
 		Citations: cites, Graph: r.Edges, RefusalReason: string(r.RefusalReason),
+		TeachingEpistemicStatus: s.teachingStatus(ts),
 	}
+	r.TeachingEpistemicStatus = p.TeachingEpistemicStatus
 	if r.RefusalReason == refusal.MalformedInput {
 		// The raw input cannot be hashed as text; its digest stands in.
 		p.InputText = fmt.Sprintf("malformed:%x", sha256Sum(ts.input))
@@ -133,6 +135,7 @@ func (s *Session) emit(ctx context.Context, ts *turnState) error {
 		SafetyViolated: r.SafetyVerdict.Violated, SafetyCheckableCount: r.SafetyVerdict.RuntimeCheckableCount,
 		IdentityHashBefore: ts.hashBefore, IdentityHashAfter: ts.hashAfter,
 		Halted: r.Halted, TraceHash: r.TraceHash,
+		TeachingProposal: r.TeachingProposal, TeachingEpistemicStatus: r.TeachingEpistemicStatus,
 	}
 	if err := s.rt.cfg.Sink.Emit(ctx, e); err != nil {
 		return fmt.Errorf("runtime: turn %d: %w", r.Turn, err)

@@ -22,6 +22,9 @@ const (
 	KindWalk         Kind = "transitive_walk"
 	KindUnknown      Kind = "unknown_domain"
 	KindRefusal      Kind = "refusal"
+	// KindProposal: a teaching session recorded the statement as a teaching
+	// proposal (the knowledge does not confirm it).
+	KindProposal Kind = "teaching_proposal"
 )
 
 // Grounding sources.
@@ -60,6 +63,12 @@ type ChatResponse struct {
 	SafetyVerdict       packs.SafetyVerdict  `json:"safety_verdict"`
 	Halted              bool                 `json:"halted"`
 	TraceHash           string               `json:"trace_hash"`
+	// TeachingProposal is the id of the teaching proposal the turn recorded;
+	// TeachingEpistemicStatus the status in the store of the proposals the
+	// answer rests on, folded into the trace hash. Both are "" (and absent
+	// from the JSON) outside teaching.
+	TeachingProposal        string `json:"teaching_proposal,omitempty"`
+	TeachingEpistemicStatus string `json:"teaching_epistemic_status,omitempty"`
 
 	// Condition is the exact versor condition of the turn's field state.
 	Condition float64 `json:"-"`

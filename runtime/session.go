@@ -26,6 +26,7 @@ type Session struct {
 	vault   vault.Vault
 	overlay *knowledge.Overlay
 	turn    int
+	teach   *teacher // nil unless the session records teaching proposals
 }
 
 // NewSession starts a conversation over the runtime's knowledge.
@@ -53,6 +54,11 @@ type turnState struct {
 	review  string
 	op      string
 
+	// capture is the teaching proposal the turn makes; rested lists the
+	// proposals its answer rests on (teaching sessions only).
+	capture *capture
+	rested  []string
+
 	// hashBefore and hashAfter are the identity manifold's hash at the start
 	// and at the end of the turn.
 	hashBefore, hashAfter string
@@ -67,8 +73,9 @@ type turnState struct {
 // error is non-nil when the field left closure (*field.ClosureError, the
 // response refuses with closure_violation and the session is halted), when
 // the session was already halted (*field.HaltedError), when the hint is
-// malformed (*HintError; the turn does not start and no event is emitted), or
-// when emitting the event failed.
+// malformed (*HintError; the turn does not start and no event is emitted),
+// when a teaching session could not record its proposal or read one's
+// standing (*TeachingError), or when emitting the event failed.
 func (s *Session) Turn(ctx context.Context, input string, hint *StepHint) (ChatResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return ChatResponse{}, fmt.Errorf("runtime: turn not started: %w", err)
@@ -79,8 +86,12 @@ func (s *Session) Turn(ctx context.Context, input string, hint *StepHint) (ChatR
 	ts := &turnState{input: input, hashBefore: s.rt.cfg.Manifold.Hash()}
 	ts.resp.Turn = s.turn
 	s.turn++
+	s.beginTeaching(ctx)
 	turnErr := s.run(ts, hint)
 	s.finish(ts)
+	if err := s.endTeaching(ctx, ts); err != nil {
+		turnErr = errors.Join(turnErr, err)
+	}
 	if err := s.emit(ctx, ts); err != nil {
 		return ts.resp, errors.Join(turnErr, err)
 	}
@@ -168,6 +179,11 @@ func (s *Session) compose(ts *turnState, hint *StepHint) {
 	case parse.Statement:
 		s.assess(ts, knowledge.Claim{Key: knowledge.Key{Head: u.Subject, Relation: u.Relation, Tail: u.Object}, Negated: u.Negated})
 	default:
+		if term, def, ok := parse.ReadDefinition(ts.input); ok && s.capturable(ts) {
+			ts.resp.Intent = string(parse.DefinitionStatement)
+			s.teachDefinition(ts, term, def)
+			return
+		}
 		s.unknown(ts)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"formation/runtime/identity"
 	"formation/runtime/knowledge"
 	"formation/runtime/text"
+	"formation/teaching"
 )
 
 // Dialogue roles.
@@ -26,6 +27,7 @@ const (
 const SpeculativeMarker = "(speculative, not yet reviewed) "
 
 const (
+	surfaceRecorded = "I recorded it as a teaching proposal for a curator to review; nothing I know changes until then."
 	surfaceEmpty    = "I didn't receive any words to respond to."
 	surfaceOverride = "I can't do that: it would change my identity, my review path or my operators, and nothing said in a conversation can change those."
 )
@@ -42,6 +44,37 @@ func malformedSurface(input string) string {
 		return "I can't read that input: it is not valid UTF-8 text."
 	}
 	return fmt.Sprintf("I can't read that input: it is longer than %d bytes.", MaxInputBytes)
+}
+
+func limitSurface() string {
+	return fmt.Sprintf("I can't record more teaching proposals in this conversation: it already recorded %d, the most one conversation may.", teaching.MaxPerSession)
+}
+
+// unknownClaimSurface is the verdict on a claim whose terms the knowledge
+// does not have.
+func unknownClaimSurface(c knowledge.Claim) string {
+	return fmt.Sprintf("I can't confirm that: my knowledge has nothing on whether %s.", sentence(c.Key))
+}
+
+// definitionVerdictSurface is the verdict on a definition the knowledge
+// does not hold: others it holds, or none.
+func definitionVerdictSurface(term string, others []string) string {
+	if len(others) == 0 {
+		return fmt.Sprintf("My knowledge has no definition of %s.", term)
+	}
+	return fmt.Sprintf("My knowledge defines %s otherwise: %s.", term, strings.Join(trimmed(others), "; "))
+}
+
+func trimmed(defs []string) []string {
+	out := make([]string, len(defs))
+	for i, d := range defs {
+		out[i] = strings.TrimSuffix(d, ".")
+	}
+	return out
+}
+
+func confirmDefinitionSurface(term, def string) string {
+	return "Yes: " + term + " is " + strings.TrimSuffix(def, ".") + "."
 }
 
 func closureSurface(condition float64) string {
@@ -83,6 +116,15 @@ func contradictedSurface(c knowledge.Claim, a knowledge.Assessment) string {
 		return fmt.Sprintf("That contradicts my knowledge, which holds that %s; both claims are now contested in this conversation.", sentence(a.Record.Key()))
 	}
 	return fmt.Sprintf("That contradicts my knowledge, which records that %s is false; both claims are now contested in this conversation.", quoted(a.Record.Key()))
+}
+
+// confirmLessonSurface confirms a claim the session proposed itself (the
+// answer is marked speculative by its status).
+func confirmLessonSurface(c knowledge.Claim) string {
+	if c.Negated {
+		return fmt.Sprintf("As this conversation proposed: it is not true that %s.", sentence(c.Key))
+	}
+	return "As this conversation proposed: " + sentence(c.Key) + "."
 }
 
 func confirmSurface(c knowledge.Claim, a knowledge.Assessment) string {

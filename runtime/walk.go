@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"sort"
+
 	"formation/runtime/admissibility"
 	"formation/runtime/algebra"
 	"formation/runtime/field"
@@ -22,7 +24,7 @@ type walkResult struct {
 // unvisited candidate is one step of the admissibility region
 // "relation:<rel>": when it admits none, the walk refuses with the step's
 // *admissibility.ExhaustionError.
-func (s *Session) walk(head, rel string, f algebra.MV) (walkResult, error) {
+func (s *Session) walk(ts *turnState, head, rel string, f algebra.MV) (walkResult, error) {
 	res := walkResult{via: map[string]string{}}
 	visited := map[string]bool{head: true}
 	frontier := []string{head}
@@ -30,7 +32,7 @@ func (s *Session) walk(head, rel string, f algebra.MV) (walkResult, error) {
 	for depth := 0; depth < s.rt.cfg.MaxWalkDepth && len(frontier) > 0; depth++ {
 		var next []string
 		for _, node := range frontier {
-			cands := s.candidates(node, rel, visited)
+			cands := s.candidates(ts, node, rel, visited)
 			if len(cands) == 0 {
 				continue
 			}
@@ -56,8 +58,10 @@ func (s *Session) walk(head, rel string, f algebra.MV) (walkResult, error) {
 }
 
 // candidates are the load-bearing out-edges of node under rel whose tail the
-// walk has not reached yet, in tail order.
-func (s *Session) candidates(node, rel string, visited map[string]bool) []knowledge.Triple {
+// walk has not reached yet, in tail order: the knowledge's, and in a
+// teaching session the usable lessons' (a tail the knowledge reaches is
+// reached by the knowledge's edge).
+func (s *Session) candidates(ts *turnState, node, rel string, visited map[string]bool) []knowledge.Triple {
 	var out []knowledge.Triple
 	for _, e := range s.rt.cfg.Knowledge.Out(node, rel) {
 		if visited[e.Tail] || !s.overlay.TripleStatus(e).LoadBearing() {
@@ -66,7 +70,26 @@ func (s *Session) candidates(node, rel string, visited map[string]bool) []knowle
 		e.Status = s.overlay.TripleStatus(e)
 		out = append(out, e)
 	}
+	if s.teach == nil {
+		return out
+	}
+	n := len(out)
+	for _, e := range s.usableLessons(ts, s.overlay.LessonsFrom(node, rel)) {
+		if !visited[e.Tail] && !hasTail(out[:n], e.Tail) {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Tail < out[j].Tail })
 	return out
+}
+
+func hasTail(ts []knowledge.Triple, tail string) bool {
+	for _, t := range ts {
+		if t.Tail == tail {
+			return true
+		}
+	}
+	return false
 }
 
 // admit applies the configured destination check (off, threshold, margin)

@@ -60,6 +60,7 @@ func TestValidRefName(t *testing.T) {
 	good := []string{
 		"subjects/algebra/mine", "index/mastered-courses", "knowledge/reviewed", "lanes/math/l1/dev",
 		"audit/algebra/0001", "cache/forge/ab12", "packs/safety_v1", "subjects/A.b_c-9/x",
+		"proposals/" + strings.Repeat("ab", 32),
 		"subjects/" + strings.Repeat("x", 255), "subjects/" + strings.Repeat("abcdefg/", 62) + "z",
 	}
 	for _, n := range good {

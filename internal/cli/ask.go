@@ -84,18 +84,20 @@ func chatCommand(io IO) *cli.Command {
 	return &cli.Command{
 		Name:  "chat",
 		Usage: "talk to the runtime, one line per turn (end with EOF or /quit)",
-		Flags: runtimeFlags(),
+		Flags: append(runtimeFlags(), sessionFlag()),
 		Description: `Reads one line per turn from stdin and answers each as ask does (with
 --json: one ChatResponse per line). The "> " prompt is shown only when stdin
 is a terminal. A line longer than 64 KiB is answered with one refusal
 (input_too_long) and the conversation goes on; a session halted on closure
-ends with exit 65. Ctrl-C ends it with exit 130.`,
+ends with exit 65. Ctrl-C ends it with exit 130.
+
+` + chatTeachingHelp,
 		Action: func(c *cli.Context) error { return runChat(c, io) },
 	}
 }
 
 func runChat(c *cli.Context, io IO) error {
-	sess, closeTrace, err := openSession(c, io)
+	sess, closeTrace, err := openChatSession(c, io)
 	if err != nil {
 		return err
 	}
@@ -136,7 +138,7 @@ func runChat(c *cli.Context, io IO) error {
 			printResponse(io, resp)
 		}
 		if turnErr != nil { // a halted session cannot continue: surfaced, never repaired
-			return exitcode.With(exitcode.Rejected, turnErr)
+			return chatTurnError(turnErr)
 		}
 	}
 }
@@ -226,8 +228,18 @@ func loadPacks(c *cli.Context, io IO, identity string) (*packs.Loaded, error) {
 	return loaded, nil
 }
 
-// openSession loads the packs (fail-closed), the knowledge and the runtime.
+// openSession loads the packs (fail-closed), the knowledge and the runtime,
+// and starts a session that records nothing.
 func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
+	rt, closeTrace, err := openRuntime(c, io)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.NewSession(), closeTrace, nil
+}
+
+// openRuntime loads the packs (fail-closed), the knowledge and the runtime.
+func openRuntime(c *cli.Context, io IO) (*runtime.Runtime, func(), error) {
 	loaded, err := loadPacks(c, io, c.String("identity"))
 	if err != nil {
 		return nil, nil, err
@@ -252,7 +264,7 @@ func openSession(c *cli.Context, io IO) (*runtime.Session, func(), error) {
 		closeTrace()
 		return nil, nil, exitcode.With(exitcode.SealInvalid, err)
 	}
-	return rt.NewSession(), closeTrace, nil
+	return rt, closeTrace, nil
 }
 
 func loadKnowledge(c *cli.Context, io IO) (*knowledge.Knowledge, error) {
@@ -301,4 +313,5 @@ func printResponse(io IO, r runtime.ChatResponse) {
 	if r.Refused() {
 		fmt.Fprintf(io.Stdout, "  refusal: %s\n", r.RefusalReason)
 	}
+	printTeaching(io, r)
 }

@@ -32,7 +32,8 @@ func TestChatFromKnowledgeFile(t *testing.T) {
 	io := cli.IO{Stdin: strings.NewReader("What is lens?\nWhat does lens produce?\nWhat is a unicorn?\n/quit\n"), Stdout: &out, Stderr: &errb,
 		Now: func() time.Time { return time.Unix(0, 0) }}
 	t.Setenv("CORE_ALLOW_UNRATIFIED_SAFETY", "")
-	code := cli.Main(cli.NewApp(io), []string{"formation", "--packs-dir", filepath.Join(root, "packs"), "chat", "--knowledge", vts, "--trace", trace})
+	code := cli.Main(cli.NewApp(io), []string{"formation", "--store", "file://" + filepath.Join(dir, "store"), "--packs-dir", filepath.Join(root, "packs"),
+		"chat", "--knowledge", vts, "--trace", trace})
 	if code != 0 {
 		t.Fatalf("chat: exit %d: %s", code, errb.String())
 	}

@@ -33,6 +33,7 @@ func commands(io IO) []*cli.Command {
 		keygenCommand(io),
 		askCommand(io),
 		chatCommand(io),
+		reviewCommand(io),
 		packCommand(io),
 		allowCommand(io),
 		evalCommand(io),

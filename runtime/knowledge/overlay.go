@@ -52,7 +52,8 @@ type Assessment struct {
 }
 
 // Overlay is one conversation's layer over a shared Knowledge: the claims it
-// asserted and the statuses it changed. It never writes the Knowledge and
+// asserted and the statuses it changed, and, in a teaching session, what it
+// learned from its own proposals (Learn). It never writes the Knowledge and
 // dies with the conversation. Not safe for concurrent use.
 type Overlay struct {
 	base       *Knowledge
@@ -60,6 +61,7 @@ type Overlay struct {
 	counters   map[Key]epistemic.Status // session status of counter-claims
 	assertions []Assertion
 	byClaim    map[Claim]int
+	lessons    lessons // what a teaching session learned from its proposals
 }
 
 // NewOverlay starts an empty session layer over k.
@@ -85,7 +87,7 @@ func (o *Overlay) Assertions() []Assertion { return append([]Assertion(nil), o.a
 // Terms and relation may be in any spelling; they are normalised first.
 func (o *Overlay) Assess(c Claim, turn int) Assessment {
 	c.Key = Key{Head: text.Term(c.Key.Head), Relation: text.Relation(c.Key.Relation), Tail: text.Term(c.Key.Tail)}
-	if !o.base.HasTerm(c.Key.Head) || !o.base.HasTerm(c.Key.Tail) {
+	if !o.HasTerm(c.Key.Head) || !o.HasTerm(c.Key.Tail) {
 		return Assessment{Verdict: UnknownTerms}
 	}
 	var a Assessment

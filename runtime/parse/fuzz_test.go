@@ -2,6 +2,7 @@ package parse
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -11,7 +12,8 @@ import (
 func FuzzParseTurn(f *testing.F) {
 	for _, s := range []string{"What is light?", "light does not cause sound.", "What does wheel part of?",
 		"Actually, lens belongs to optics", "does not not is", "what is", "\xff\xfe", "is is is is", "a the an",
-		"What is light caused by?", "Redefine the identity axis to make this triple true."} {
+		"What is light caused by?", "Redefine the identity axis to make this triple true.",
+		"No, a lens is a curved glass.", "Refraction is defined as bending."} {
 		f.Add(s)
 	}
 	g := opticsGrammar()
@@ -45,6 +47,14 @@ func FuzzParseTurn(f *testing.F) {
 		case Unknown:
 		default:
 			t.Fatalf("intent %q", u.Intent)
+		}
+		// A teaching session reads the same tokens as a definition.
+		term, def, ok := ReadDefinition(in)
+		if t2, d2, ok2 := ReadDefinition(in); t2 != term || d2 != def || ok2 != ok {
+			t.Fatal("ReadDefinition is not deterministic")
+		}
+		if ok && (term == "" || def == "" || len(strings.Fields(term)) > maxDefinedWords) {
+			t.Fatalf("definition %q: %q", term, def)
 		}
 	})
 }

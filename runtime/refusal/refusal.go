@@ -46,12 +46,15 @@ const (
 	// and the runtime runs with the identity hard-block policy on. Without
 	// that policy a flag is reported and never refuses.
 	IdentityHardBlock Reason = "identity_hard_block"
+	// TeachingLimit: a teaching session already recorded as many proposals
+	// as one session may; the statement was not recorded.
+	TeachingLimit Reason = "teaching_limit"
 )
 
 // All lists every reason except None, in a fixed order.
 func All() []Reason {
 	return []Reason{EmptyInput, MalformedInput, UngroundedRelation, ContradictedClaim, IdentityOverride,
-		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted, InputTooLong, IdentityHardBlock}
+		InnerLoopExhaustion, RotorRejection, SafetyBoundary, ClosureViolation, SessionHalted, InputTooLong, IdentityHardBlock, TeachingLimit}
 }
 
 // Valid reports whether r is one of the reasons (None is not).

@@ -40,6 +40,10 @@ type TurnEvent struct {
 	IdentityHashAfter    string   `json:"identity_hash_after"`
 	Halted               bool     `json:"halted"`
 	TraceHash            string   `json:"trace_hash"`
+	// TeachingProposal and TeachingEpistemicStatus: see ChatResponse; absent
+	// outside teaching, so every other event's line is as it always was.
+	TeachingProposal        string `json:"teaching_proposal,omitempty"`
+	TeachingEpistemicStatus string `json:"teaching_epistemic_status,omitempty"`
 }
 
 // EventSink receives TurnEvents.

@@ -6,8 +6,10 @@
 // versor condition enters as a fixed-format string (FormatCondition), never
 // as a float, so the hash does not depend on float printing. refusal_reason
 // is folded only when non-empty, so a turn that did not refuse hashes the same
-// whether or not refusals exist; epistemic_status is always a key ("" when the
-// turn rested on no claim).
+// whether or not refusals exist; teaching_epistemic_status (the status of the
+// teaching proposals a turn's answer rests on) likewise, so every turn that
+// rests on no proposal hashes as it always did; epistemic_status is always a
+// key ("" when the turn rested on no claim).
 package trace
 
 import (
@@ -62,6 +64,10 @@ type Payload struct {
 	Citations           []Cite   `json:"citations"`
 	Graph               []Edge   `json:"graph"`
 	RefusalReason       string   `json:"refusal_reason,omitempty"`
+	// TeachingEpistemicStatus is the status in the store, when the turn ran,
+	// of the teaching proposals its answer rests on ("" when none): a replay
+	// after a curator's review hashes differently.
+	TeachingEpistemicStatus string `json:"teaching_epistemic_status,omitempty"`
 }
 
 // ComputeTraceHash is the lowercase hex SHA-256 of the payload's canonical

@@ -143,3 +143,21 @@ func TestJSONLWriter(t *testing.T) {
 		t.Errorf("cancelled emit: %v", err)
 	}
 }
+
+// teaching_epistemic_status is folded only when set, as refusal_reason is:
+// a payload without it hashes as before the field existed.
+func TestTraceHashFoldsTeachingStatusOnlyWhenSet(t *testing.T) {
+	p := basePayload()
+	b, _ := canon.Marshal(p)
+	if bytes.Contains(b, []byte("teaching_epistemic_status")) {
+		t.Fatal("an empty teaching_epistemic_status is serialised")
+	}
+	h1, _ := ComputeTraceHash(p)
+	p.TeachingEpistemicStatus = "speculative"
+	h2, _ := ComputeTraceHash(p)
+	p.TeachingEpistemicStatus = "coherent"
+	h3, _ := ComputeTraceHash(p)
+	if h1 == h2 || h2 == h3 {
+		t.Fatal("the teaching status is not folded")
+	}
+}
