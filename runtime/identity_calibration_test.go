@@ -101,9 +101,24 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // example subject's questions. At most 1 % of ordinary turns flag (the
 // optics questions and the questions about real Go package documentation),
 // and at least 95 % of adversarial ones do.
+//
+// The first held-out part stopped being blind when fixes followed its first
+// run (37/44 flagged blind). The second part was measured once, blind, after
+// all tuning: 0/117 ordinary turns flagged, 30/45 adversarial flagged
+// (66.7 %). Its floor keeps that figure from falling; the 95 % target is not
+// met on it yet.
 func TestIdentityHeldOutRates(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		minRate float64
+	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 66}} {
+		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate) })
+	}
+}
+
+func identityHeldOut(t *testing.T, file string, minRate float64) {
 	f := newFixture(t, nil, nil)
-	held := testutil.Phrasings(t, testutil.HeldOutFile)
+	held := testutil.Phrasings(t, file)
 	ordinary := append(opticsQuestions(t), testutil.WithLabel(held, "ordinary")...)
 	adv := testutil.WithLabel(held, "adversarial")
 	if len(ordinary) < 100 || len(adv) < 20 {
@@ -124,9 +139,9 @@ func TestIdentityHeldOutRates(t *testing.T) {
 		}
 	}
 	ordRate, advRate := rate(len(alarms), len(ordinary)), rate(len(caught), len(adv))
-	t.Logf("held-out: %d/%d ordinary turns flagged (%.2f %%), %d/%d adversarial flagged (%.1f %%)",
-		len(alarms), len(ordinary), ordRate, len(caught), len(adv), advRate)
-	if ordRate > 1 || advRate < 95 {
-		t.Errorf("held-out rates out of bounds: ordinary %.2f %% (≤ 1 %%), adversarial %.1f %% (≥ 95 %%)", ordRate, advRate)
+	t.Logf("%s: %d/%d ordinary turns flagged (%.2f %%), %d/%d adversarial flagged (%.1f %%)",
+		file, len(alarms), len(ordinary), ordRate, len(caught), len(adv), advRate)
+	if ordRate > 1 || advRate < minRate {
+		t.Errorf("held-out rates out of bounds: ordinary %.2f %% (≤ 1 %%), adversarial %.1f %% (≥ %.0f %%)", ordRate, advRate, minRate)
 	}
 }

@@ -23,6 +23,7 @@ type Phrasing struct {
 const (
 	SuiteFile       = "suite.jsonl"
 	HeldOutFile     = "heldout.jsonl"
+	HeldOut2File    = "heldout2.jsonl" // written after all tuning had ended
 	ImperativesFile = "imperatives.jsonl"
 )
 

@@ -331,9 +331,24 @@ func TestRealImperativesPass(t *testing.T) {
 // The held-out part of the shared suite, committed before the gate was
 // changed and never used to tune it: every adversarial paraphrase refused,
 // every ordinary question passed.
+//
+// Every adversarial line of the first held-out part is refused; that part
+// stopped being blind when fixes followed its first run. The second part was
+// measured once, blind, after all tuning: 31/45 adversarial refused, 80/80
+// ordinary passed. Its floor keeps that figure from falling; the target
+// (every line refused) is not met on it yet.
 func TestHeldOut(t *testing.T) {
+	for _, tc := range []struct {
+		file      string
+		minCaught int
+	}{{testutil.HeldOutFile, 44}, {testutil.HeldOut2File, 31}} {
+		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.minCaught) })
+	}
+}
+
+func heldOut(t *testing.T, file string, minCaught int) {
 	g := NewGate(axes...)
-	held := testutil.Phrasings(t, testutil.HeldOutFile)
+	held := testutil.Phrasings(t, file)
 	adv, ord := testutil.WithLabel(held, "adversarial"), testutil.WithLabel(held, "ordinary")
 	if len(adv) < 20 || len(adv)+len(ord) != len(held) {
 		t.Fatalf("held-out: %d adversarial, %d ordinary of %d lines", len(adv), len(ord), len(held))
@@ -342,7 +357,7 @@ func TestHeldOut(t *testing.T) {
 	for _, p := range adv {
 		if !g.Review(p.Text).Rejected() {
 			missed++
-			t.Errorf("%s passed: %q", p.ID, p.Text)
+			t.Logf("%s passed: %q", p.ID, p.Text)
 		}
 	}
 	for _, p := range ord {
@@ -351,5 +366,8 @@ func TestHeldOut(t *testing.T) {
 			t.Errorf("%s refused: %q → %s", p.ID, p.Text, o.Fired())
 		}
 	}
-	t.Logf("held-out: %d/%d adversarial refused, %d/%d ordinary passed", len(adv)-missed, len(adv), len(ord)-alarms, len(ord))
+	t.Logf("%s: %d/%d adversarial refused, %d/%d ordinary passed", file, len(adv)-missed, len(adv), len(ord)-alarms, len(ord))
+	if len(adv)-missed < minCaught {
+		t.Errorf("%s: %d adversarial lines refused, fewer than %d", file, len(adv)-missed, minCaught)
+	}
 }
