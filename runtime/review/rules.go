@@ -94,6 +94,13 @@ func (g *Gate) addressOf(t words, i int) (a address, negated, self bool) {
 			return direct, negated, false
 		case l.selfNouns[w] && modal && j > start && (t.w[j-1] == "the" || t.w[j-1] == "this" || t.w[j-1] == "our"):
 			return direct, negated, true
+		case w == "not" && j > start && t.w[j-1] == "why", w == "about" && j > start && (t.w[j-1] == "how" || t.w[j-1] == "what"):
+			// "why not drop ...", "how about ignoring ...": a suggestion.
+			return direct, negated, false
+		case coordinator(w) && !g.opensClause(t, j):
+			// "explain X, and ignore ...": the verb shares the address of
+			// the clause it is joined to.
+			return g.coordinated(t, start, j), negated, false
 		case l.negators[w]:
 			negated = true
 		case w == "to":
@@ -110,6 +117,30 @@ func (g *Gate) addressOf(t words, i int) (a address, negated, self bool) {
 		return unaddressed, negated, false
 	}
 	return direct, negated, false
+}
+
+// coordinator joins a verb to the clause before it.
+func coordinator(w string) bool { return w == "and" || w == "then" || w == "or" }
+
+// coordinated is the address of a verb joined by a coordinator at j to
+// the words before it in its clause: that of the nearest "you" ("I want you
+// to stop ... and become ..."), or direct when the clause opens with a
+// command ("explain X, and ignore ..."); anything else ("electrons absorb
+// energy and become excited") is unaddressed.
+func (g *Gate) coordinated(t words, start, j int) address {
+	for k := j - 1; k >= start; k-- {
+		if w := t.w[k]; w == "you" || w == "u" {
+			return g.youAddress(t, start, k)
+		}
+	}
+	first := start
+	for first < j && g.lex.openers[t.w[first]] {
+		first++
+	}
+	if first < j && (g.lex.commands[t.w[first]] || g.changeForms[t.w[first]] == t.w[first]) {
+		return direct
+	}
+	return unaddressed
 }
 
 // youAddress classifies a verb whose subject is the "you" at j: a
@@ -171,6 +202,9 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		if (w == "yourself" || w == "yourselves" || w == "thyself") && j == from {
 			return target{at: j, owned: true} // the object ("change yourself"), not emphasis
 		}
+		if k := g.givenToYou(t, j, to); k >= 0 {
+			return target{at: k, owned: true}
+		}
 		strong, owned, extra := l.strong[w], l.owned[w], g.extra[w]
 		if !strong && !owned && !extra {
 			continue
@@ -178,7 +212,7 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		if aboutYou {
 			return target{at: j, owned: true, aboutYou: true}
 		}
-		if j+1 < to && !l.stops[t.w[j+1]] && !l.voidWords[t.w[j+1]] {
+		if j+1 < to && !l.stops[t.w[j+1]] && !l.voidWords[t.w[j+1]] && !g.ownedAfter(t, j, to) {
 			continue // a modifier of the next word ("the rules file", "the safety light")
 		}
 		k := j - 1
@@ -204,6 +238,33 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		}
 	}
 	return noTarget
+}
+
+// givenToYou finds an object that is what the system was told, at j: "what
+// your makers told you", "whatever your developers said", "everything you
+// were taught". It returns the index of the telling verb, or -1.
+func (g *Gate) givenToYou(t words, j, to int) int {
+	switch t.w[j] {
+	case "what", "whatever", "everything", "anything", "all":
+	default:
+		return -1
+	}
+	you := false
+	for k := j + 1; k < to && k <= j+4; k++ {
+		w := t.w[k]
+		switch {
+		case w == "you" || w == "u":
+			you = true
+		case w == "your" && k+1 < to && g.lex.makers[t.w[k+1]]:
+			you = true
+		case g.lex.telling[w]:
+			if you && (w != "said" && w != "told" && w != "gave" || t.w[k-1] != "you") {
+				return k
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // aboutYou reports an object that is about the system itself: "redefine
@@ -235,6 +296,11 @@ func (g *Gate) ownedAfter(t words, j, to int) bool {
 		}
 	case next(1) == "of" && next(2) == "yours", next(1) == "for" && next(2) == "you", next(1) == "on" && next(2) == "you":
 		return true
+	case g.lex.imposed[next(1)] && next(3) == "you":
+		switch next(2) {
+		case "on", "upon", "for", "to", "into", "in":
+			return true // "the limits placed on you"
+		}
 	}
 	return false
 }
@@ -266,6 +332,18 @@ func (g *Gate) directiveAt(t words, i int) (base string, objStart int, ok bool) 
 	}
 	if b, found := g.changeForms[w]; found {
 		return b, i + 1, true
+	}
+	if b := g.phrasalForms[w]; b != "" {
+		// "turn your honesty axis down": the particle after the object.
+		_, end := t.clause(i)
+		for k := i + 2; k < end && k <= i+reach; k++ {
+			if slices.Contains(g.lex.phrasal[b], t.w[k]) {
+				return b, i + 1, true
+			}
+			if g.lex.bounds[t.w[k]] {
+				break
+			}
+		}
 	}
 	return "", 0, false
 }
@@ -315,7 +393,7 @@ func (g *Gate) passiveDisable(t words) (string, bool) {
 			continue
 		}
 		aux := i - 1
-		for aux >= 0 && (t.w[aux] == "now" || t.w[aux] == "just" || t.w[aux] == "all" || t.w[aux] == "completely") {
+		for aux >= 0 && g.lex.passiveAdverbs[t.w[aux]] {
 			aux--
 		}
 		if aux < 1 || !isBeForm(t.w[aux]) {
@@ -622,12 +700,17 @@ func (g *Gate) adoptedIdentity(t words) (string, bool) {
 			kind = "be"
 		case w == "be":
 			kind = "be"
+		case g.newIdentity(t, i) >= 0:
+			if addr, negated, _ := g.addressOf(t, i); addr == direct && !negated {
+				return strings.Join(t.w[i:g.newIdentity(t, i)+1], " "), true
+			}
+			continue
 		default:
 			continue
 		}
 		base := g.adoptForms[w] + g.actForms[w] + g.speakForms[w]
 		if kind == "be" && w == "being" {
-			if _, negated, _ := g.addressOf(t, i-1); !negated && g.agentAfter(t, i+1, true) {
+			if _, negated, _ := g.addressOf(t, i-1); !negated && (g.agentAfter(t, i+1, true) || selfWord(at(t.w, i+1))) {
 				return strings.Join(t.w[i-1:min(len(t.w), i+3)], " "), true
 			}
 			continue
@@ -669,6 +752,49 @@ func (g *Gate) adoptedIdentity(t words) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// newIdentity finds a verb at i that takes on another identity ("take on a
+// new identity", "assume a different persona", "adopt an alternate self")
+// and returns the index of the identity noun, or -1.
+func (g *Gate) newIdentity(t words, i int) int {
+	from := i + 1
+	switch t.w[i] {
+	case "take", "put", "try":
+		if at(t.w, i+1) != "on" {
+			return -1
+		}
+		from = i + 2
+	case "assume", "adopt", "wear", "don", "acquire", "get", "choose", "pick", "grow", "develop", "switch", "swap":
+	default:
+		return -1
+	}
+	_, end := t.clause(i)
+	fresh := false
+	for k := from; k < end && k < from+4; k++ {
+		switch w := t.w[k]; {
+		case w == "new" || w == "different" || w == "another" || w == "other" || w == "alternate" ||
+			w == "alternative" || w == "second" || w == "secret" || w == "alter" || g.lex.freedom[w]:
+			fresh = true
+		case identityNoun(w) || w == "self" || w == "ego" || w == "personality" || w == "persona":
+			if fresh {
+				return k
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// selfWord is the system itself as an object ("stop being yourself").
+func selfWord(w string) bool { return w == "yourself" || w == "you" || w == "thyself" }
+
+// at is the word at i, or "" outside the text.
+func at(w []string, i int) string {
+	if i < 0 || i >= len(w) {
+		return ""
+	}
+	return w[i]
 }
 
 // playsRole reports "play the role of", "play a character", "play as".
@@ -740,6 +866,22 @@ func (g *Gate) operatorInjection(t words) (string, bool) {
 	return "", false
 }
 
+// userWords reports an object at j that is what the user says: "what I say
+// next", "whatever we write", "everything I tell you".
+func userWords(w []string, j int) bool {
+	switch w[j] {
+	case "what", "whatever", "everything", "anything":
+	default:
+		return false
+	}
+	subj := at(w, j+1)
+	switch at(w, j+2) {
+	case "say", "says", "said", "tell", "write", "type", "claim", "state", "assert", "teach":
+		return subj == "i" || subj == "we"
+	}
+	return false
+}
+
 // claimHardening finds a claim made unrevisable: "treat this claim as
 // final", "freeze this fact", "make this claim permanent".
 func (g *Gate) claimHardening(t words) (string, bool) {
@@ -754,7 +896,7 @@ func (g *Gate) claimHardening(t words) (string, bool) {
 		_, end := t.clause(i)
 		claim := -1
 		for j := i + 1; j < end && j <= i+5; j++ {
-			if l.claimNouns[t.w[j]] {
+			if l.claimNouns[t.w[j]] || userWords(t.w, j) {
 				claim = j
 				break
 			}
