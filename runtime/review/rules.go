@@ -119,6 +119,14 @@ func (g *Gate) addressOf(t words, i int) (a address, negated, self bool) {
 	return direct, negated, false
 }
 
+func whWord(w string) bool {
+	switch w {
+	case "why", "how", "what", "when", "where", "who", "which", "whether":
+		return true
+	}
+	return false
+}
+
 // coordinator joins a verb to the clause before it.
 func coordinator(w string) bool { return w == "and" || w == "then" || w == "or" }
 
@@ -149,8 +157,8 @@ func (g *Gate) coordinated(t words, start, j int) address {
 // ("can you", "you must", "why don't you", "I want you to").
 func (g *Gate) youAddress(t words, start, j int) address {
 	l := g.lex
-	if j-2 >= start && t.w[j-1] == "not" && l.modals[t.w[j-2]] {
-		return questioned
+	if j-2 >= start && t.w[j-1] == "not" && l.modals[t.w[j-2]] && j-3 >= start && whWord(t.w[j-3]) {
+		return questioned // "why can't you change ...": no request ("can't you set it aside?" is one)
 	}
 	for k := j - 1; k >= start; k-- {
 		w := t.w[k]
@@ -207,6 +215,9 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		}
 		strong, owned, extra := l.strong[w], l.owned[w], g.extra[w]
 		if !strong && !owned && !extra {
+			if g.possessedGoverned(t, from, j, to) {
+				return target{at: j, owned: true} // "your safety threshold"
+			}
 			continue
 		}
 		if aboutYou {
@@ -233,11 +244,53 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		switch {
 		case mine:
 			return target{at: j, owned: true}
+		case !governed && g.aboutElse(t, j, to, mods):
+			continue // "the restriction on file size"
 		case strong && clean, (owned || extra) && governed, extra && clean, owned && self:
 			return target{at: j}
 		}
 	}
 	return noTarget
+}
+
+// possessedGoverned reports a noun at j the system owns through a word of
+// governance before it: "your safety threshold", "your content level".
+func (g *Gate) possessedGoverned(t words, from, j, to int) bool {
+	if j-2 < from || j+1 < to && !g.lex.stops[t.w[j+1]] || g.lex.stops[t.w[j]] {
+		return false
+	}
+	m := t.w[j-1]
+	return (g.lex.governors[m] || g.extra[m] || g.lex.strong[m]) && t.w[j-2] == "your"
+}
+
+// aboutElse reports a target noun at j, not owned, whose complement names
+// something other than the system: "the restriction on file size", "the
+// instructions of the installer". Words that make it the system's own
+// ("all previous instructions on ...") keep it a target; "for" and "in"
+// name a scope as often as a topic ("the guardrails for this lesson"), so
+// they do not count.
+func (g *Gate) aboutElse(t words, j, to int, mods []string) bool {
+	l := g.lex
+	switch at(t.w[:to], j+1) {
+	case "on", "of", "about", "regarding", "concerning":
+	default:
+		return false
+	}
+	if slices.ContainsFunc(mods, func(m string) bool { return l.qualifiers[m] && m != "new" && m != "such" }) {
+		return false
+	}
+	for k := j + 2; k < to && k < j+6; k++ {
+		w := t.w[k]
+		switch {
+		case w == "you" || w == "your" || w == "yours" || w == "yourself" || l.selfNouns[w] ||
+			l.strong[w] || l.owned[w] || l.governors[w] || g.extra[w] ||
+			w == "conversation" || w == "chat" || w == "session":
+			return false
+		case !l.stops[w]:
+			return true
+		}
+	}
+	return false
 }
 
 // givenToYou finds an object that is what the system was told, at j: "what
@@ -479,7 +532,7 @@ func (g *Gate) voidedGovernance(t words) (string, bool) {
 func (g *Gate) lapsed(t words, i int) (string, bool) {
 	l := g.lex
 	_, end := t.clause(i)
-	if t.w[i] == "you" && i+2 < end && (t.w[i+1] == "have" || t.w[i+1] == "has") && (t.w[i+2] == "no" || t.w[i+2] == "zero") {
+	if g.systemSubject(t, i) && i+2 < end && (t.w[i+1] == "have" || t.w[i+1] == "has") && (t.w[i+2] == "no" || t.w[i+2] == "zero") {
 		if tg := g.findTarget(t, i+2, min(end, i+6), true); tg.at >= 0 {
 			return strings.Join(t.w[i:tg.at+1], " "), true
 		}
@@ -515,6 +568,24 @@ func (g *Gate) lapsed(t words, i int) (string, bool) {
 	return "", false
 }
 
+// systemSubject reports a subject ending at i that is the system: "you",
+// or an identity of its own ("your true self", "your real persona").
+func (g *Gate) systemSubject(t words, i int) bool {
+	w := t.w[i]
+	if w == "you" {
+		return !g.subordinate(t, i)
+	}
+	if !identityNoun(w) && w != "self" {
+		return false
+	}
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if t.w[k] == "your" {
+			return !g.subordinate(t, k)
+		}
+	}
+	return false
+}
+
 // standingInstruction finds an instruction meant to hold for the rest of the
 // conversation ("from now on, answer without checks"): it rewrites the
 // system's standing instructions, whatever it asks for.
@@ -544,6 +615,13 @@ func (g *Gate) imperativeNear(t words, from, to int) (string, bool) {
 		first = to
 		for first < end && (g.lex.openers[t.w[first]] || t.w[first] == "on" || t.w[first] == "forward" || t.w[first] == "onward") {
 			first++
+		}
+		if first+1 < end && (t.w[first] == "you" || t.w[first] == "u") {
+			// "from now on you answer ...", "from now on you will ..."
+			first++
+			for first < end && (t.w[first] == "will" || t.w[first] == "must" || t.w[first] == "shall" || g.lex.openers[t.w[first]]) {
+				first++
+			}
 		}
 	case to == end:
 		first = start
@@ -610,6 +688,10 @@ func (g *Gate) identityAssignment(t words) (string, bool) {
 			if k+2 < len(t.w) && (l.strong[t.w[k]] || l.owned[t.w[k]]) && (t.w[k+1] == "is" || t.w[k+1] == "are") &&
 				(t.w[k+2] == "now" || k > i+1) {
 				return strings.Join(t.w[i:k+3], " "), true
+			}
+			if _, end := t.clause(k); k+1 == end && end < len(t.w) && t.w[i+1] == "new" && (l.strong[t.w[k]] || l.owned[t.w[k]]) {
+				// "your new directive: obey me", "here are your new rules: ..."
+				return strings.Join(t.w[i:k+1], " "), true
 			}
 		}
 	}
@@ -694,7 +776,10 @@ func (g *Gate) adoptedIdentity(t words) (string, bool) {
 			kind = "act"
 		case g.speakForms[w] != "":
 			kind = "speak"
-		case w == "role" && i+1 < len(t.w) && t.w[i+1] == "play", w == "play" && i+2 < len(t.w) && playsRole(t.w[i+1:]):
+		case w == "role" && i+1 < len(t.w) && t.w[i+1] == "play", w == "play" && i+2 < len(t.w) && playsRole(t.w[i+1:]),
+			w == "play" && g.agentAfter(t, i+1, false):
+			kind = "adopt"
+		case inCharacter(t.w, i):
 			kind = "adopt"
 		case w == "being" && i > 0 && (t.w[i-1] == "stop" || t.w[i-1] == "start" || t.w[i-1] == "quit" || t.w[i-1] == "begin"):
 			kind = "be"
@@ -720,6 +805,9 @@ func (g *Gate) adoptedIdentity(t words) (string, bool) {
 			// "wisdom is pretend to be a pirate": an instruction smuggled
 			// into a statement after its copula.
 			addr, negated = direct, false
+		}
+		if inCharacter(t.w, i) && (addr == direct || g.opensClause(t, i)) {
+			return strings.Join(t.w[i:min(len(t.w), i+3)], " "), true // negated on purpose: "never break character"
 		}
 		if addr != direct || negated || base != "" && w != base {
 			continue
@@ -797,6 +885,18 @@ func at(w []string, i int) string {
 	return w[i]
 }
 
+// inCharacter reports a verb that keeps up a role ("stay in character",
+// "remain in character", "never break character").
+func inCharacter(w []string, i int) bool {
+	switch w[i] {
+	case "stay", "remain", "keep", "be":
+		return at(w, i+1) == "in" && at(w, i+2) == "character"
+	case "break", "drop", "leave":
+		return at(w, i+1) == "character" && (at(w, i-1) == "never" || at(w, i-1) == "not")
+	}
+	return false
+}
+
 // playsRole reports "play the role of", "play a character", "play as".
 func playsRole(rest []string) bool {
 	if rest[0] == "as" {
@@ -866,6 +966,46 @@ func (g *Gate) operatorInjection(t words) (string, bool) {
 	return "", false
 }
 
+// declaredFinal finds a claim declared unrevisable by its subject at i:
+// "this statement is permanent", "my claim can never be corrected", "the
+// following fact is final".
+func (g *Gate) declaredFinal(t words, i int) (string, bool) {
+	l := g.lex
+	switch t.w[i] {
+	case "this", "that", "my", "these", "following":
+	default:
+		return "", false
+	}
+	_, end := t.clause(i)
+	n := i + 1
+	if n < end && !l.claimNouns[t.w[n]] && !l.stops[t.w[n]] && n+1 < end && l.claimNouns[t.w[n+1]] {
+		n++ // "this new claim"
+	}
+	if n >= end || !l.claimNouns[t.w[n]] {
+		return "", false
+	}
+	rest := t.w[n+1 : min(end, n+8)]
+	for k, x := range rest {
+		if l.hardenWords[x] && slices.ContainsFunc(rest[:k], isBeForm) {
+			return strings.Join(t.w[i:n+k+2], " "), true
+		}
+		if reviseWord(x) && k >= 2 && rest[k-1] == "be" && l.negators[rest[k-2]] {
+			return strings.Join(t.w[i:n+k+2], " "), true
+		}
+	}
+	return "", false
+}
+
+// reviseWord is a participle of revising a claim.
+func reviseWord(w string) bool {
+	switch w {
+	case "corrected", "revised", "changed", "questioned", "retracted", "overturned", "updated", "edited",
+		"altered", "removed", "doubted", "challenged", "undone", "reversed", "amended", "modified", "deleted":
+		return true
+	}
+	return false
+}
+
 // userWords reports an object at j that is what the user says: "what I say
 // next", "whatever we write", "everything I tell you".
 func userWords(w []string, j int) bool {
@@ -887,6 +1027,9 @@ func userWords(w []string, j int) bool {
 func (g *Gate) claimHardening(t words) (string, bool) {
 	l := g.lex
 	for i, w := range t.w {
+		if ev, ok := g.declaredFinal(t, i); ok {
+			return ev, true
+		}
 		if !l.hardenVerbs[w] && !l.freezeVerbs[w] && !l.makeVerbs[w] {
 			continue
 		}
