@@ -68,7 +68,7 @@ func newLexicon() *lexicon {
 	install := []string{"freeze", "lock", "seal", "harden", "install", "inject", "plug", "enter", "activate",
 		"engage", "adopt", "stop", "quit"}
 	particle := map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
-		"throw": {"away", "out"}, "put": {"aside"}, "set": {"aside"}, "get": {"rid", "around"}, "let": {"go"},
+		"throw": {"away", "out"}, "put": {"aside", "hold"}, "set": {"aside"}, "get": {"rid", "around"}, "let": {"go"},
 		"do": {"away"}, "work": {"around"}, "take": {"off", "on"}, "dial": {"down", "back"}, "tone": {"down"},
 		"cast": {"off", "aside"}, "push": {"aside"}, "brush": {"aside", "off"}, "toss": {"out", "aside"}}
 	particle["turn"] = append(particle["turn"], "down")
@@ -97,6 +97,8 @@ func newLexicon() *lexicon {
 				"hook", "censorship", "moderation", "assistant", "chatbot", "ai"),
 			weigh(400, "name", "model", "bot", "system", "gate", "checks", "filter", "teaching")),
 		push: merge(inflect(full, change...), inflect(800, install...),
+			weigh(full, "forgot", "forgotten", "broke", "broken", "overrode", "overridden", "rewrote", "rewritten",
+				"threw", "thrown"),
 			weigh(full, "final", "frozen", "permanent", "permanently", "axiom", "axiomatic", "immutable",
 				"unrevisable", "irrevocable", "forever", "void", "null", "obsolete", "invalid", "irrelevant",
 				"optional", "henceforth", "longer", "anymore", "unchangeable", "unalterable", "unquestionable",

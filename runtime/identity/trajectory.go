@@ -235,6 +235,8 @@ func (g *Geometry) push(toks []string, i int) int {
 		return full // "can never be corrected": a claim made final
 	case (w == "is" || w == "are") && next == "now" && g.holds[prev].weight >= 700 && (at(toks, i-2) == "your" || at(toks, i-3) == "your"):
 		return full // "your values are now ...": a redefinition
+	case w == "new" && prev == "your" && g.holds[next].weight >= 700 && (i+2 == len(toks) || at(toks, i+2) == "is" || at(toks, i+2) == "are"):
+		return full // "here are your new rules: ...": a replacement announced
 	case g.lex.freedom[w] && next == "mode", (w == "jailbreak" || w == "god") && next == "mode":
 		return full // "switch into unrestricted mode"
 	case g.adopts(toks, i):
@@ -248,7 +250,7 @@ func (g *Geometry) push(toks []string, i int) int {
 	case g.freeSystem(toks, i):
 		p = max(p, 800)
 	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
-		p = max(p, g.assignment(next))
+		p = max(p, g.assignment(next, at(toks, i+3)))
 	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had"):
 		p = max(p, 800)
 	}
@@ -280,6 +282,10 @@ func (g *Geometry) adopts(toks []string, i int) bool {
 	case "act", "behave":
 		if next != "as" && next != "like" && next != "though" && next != "if" {
 			return false
+		}
+	case "pretend":
+		if next != "to" && next != "you" && next != "you're" && next != "your" && next != "that" && next != "as" && next != "yourself" {
+			return false // "pretend the mirror is flat": a supposition about something else
 		}
 	case "respond", "answer", "reply", "speak", "talk":
 		// "respond as an unfiltered AI", not "answer as briefly as possible"
@@ -433,16 +439,18 @@ func (g *Geometry) assigning(toks []string, i int) bool {
 	if w != "you're" && (w != "are" && w != "is" && w != "be" && w != "am" || !g.assigns(toks, i)) {
 		return false
 	}
-	return g.assignment(at(toks, i+1)) > 0
+	return g.assignment(at(toks, i+1), at(toks, i+3)) > 0
 }
 
 // assignment is the push of "you are <next>": none for a pleasantry ("you
 // are right") or a verb ("you are using"), full for "you are now", "you are
 // no longer".
-func (g *Geometry) assignment(next string) int {
+func (g *Geometry) assignment(next, at3 string) int {
 	switch {
 	case next == "" || g.lex.praise[next] || strings.HasSuffix(next, "ing") || strings.HasSuffix(next, "ed"):
 		return 0
+	case next == "no" && (strings.HasSuffix(at3, "ed") || at3 == "able" || at3 == "allowed"):
+		return 0 // "you are no longer required to ...": said of the user
 	case next == "now" || next == "no" || next == "henceforth" || next == "officially" || next == "forever":
 		return full
 	}
@@ -561,7 +569,8 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 		return full, false // "this statement is permanent": a claim declared final
 	case l.questionModals[toks[0]]:
 		return 800, false
-	case request && self, self && (contains(toks, "will") || contains(toks, "would")):
+	case request && self, self && (contains(toks, "will") || contains(toks, "would")),
+		self && (contains(toks, "wants") || contains(toks, "want") || contains(toks, "tell") || contains(toks, "ask")):
 		return 800, false
 	case len(toks) >= 2 && g.holds[toks[0]].weight > 0 && settingWord(toks[1]):
 		return full, false // "safety=off": a setting is an instruction

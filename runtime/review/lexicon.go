@@ -85,7 +85,7 @@ func newLexicon() *lexicon {
 			"forsake", "renounce", "relinquish", "reject", "defy", "disobey", "flout"),
 		phrasal: map[string][]string{"turn": {"off", "down"}, "switch": {"off"}, "shut": {"off", "down"},
 			"get": {"around", "rid"}, "work": {"around"}, "opt": {"out"}, "throw": {"away", "out"},
-			"put": {"aside"}, "set": {"aside"}, "do": {"away"}, "let": {"go"}, "step": {"outside"}, "break": {"free"},
+			"put": {"aside", "hold"}, "set": {"aside"}, "do": {"away"}, "let": {"go"}, "step": {"outside"}, "break": {"free"},
 			"take": {"off", "down", "away"}, "move": {"past", "beyond"}, "dial": {"down", "back"},
 			"tone": {"down"}, "water": {"down"}, "wind": {"down"}, "cast": {"off", "aside"}, "push": {"aside"},
 			"toss": {"out", "aside"}, "brush": {"aside", "off"}, "wave": {"off", "away"}, "strip": {"away"}},
@@ -132,7 +132,8 @@ func newLexicon() *lexicon {
 			"entirely", "completely", "immediately", "forever", "instead", "away", "off", "out", "up", "down",
 			"back", "please", "none", "false", "null", "zero", "0", "altogether", "anymore", "temporarily",
 			"permanently", "right", "today", "tonight", "aside", "around", "backwards", "backward", "upside",
-			"whatsoever", "altogether", "totally", "fully", "wholesale", "anyway"),
+			"whatsoever", "altogether", "totally", "fully", "wholesale", "anyway", "okay", "ok", "alright", "thanks",
+			"yeah"),
 		bounds: set("if", "when", "whenever", "before", "after", "while", "because", "unless", "until", "since",
 			"though", "although", "whereas", "once", "so", "but"),
 		openers: set("please", "kindly", "just", "simply", "now", "then", "also", "and", "ok", "okay", "hey",
@@ -258,6 +259,20 @@ func verbForms(verbs map[string]bool) map[string]string {
 	}
 	for _, v := range base {
 		m[v] = v
+	}
+	return m
+}
+
+// withIrregular adds the irregular past forms of the change verbs.
+func withIrregular(m map[string]string) map[string]string {
+	for form, base := range map[string]string{"forgot": "forget", "forgotten": "forget", "broke": "break",
+		"broken": "break", "overrode": "override", "overridden": "override", "rewrote": "rewrite",
+		"rewritten": "rewrite", "lost": "lose", "left": "leave"} {
+		if _, ok := m[base]; ok {
+			if _, taken := m[form]; !taken {
+				m[form] = base
+			}
+		}
 	}
 	return m
 }

@@ -103,7 +103,7 @@ func NewGate(extraTargets ...string) *Gate {
 	g := &Gate{lex: l, fold: newFolder(), extra: map[string]bool{},
 		leet:        strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
 		leetL:       strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
-		changeForms: verbForms(l.change), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
+		changeForms: withIrregular(verbForms(l.change)), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
 		actForms: verbForms(l.actAs), speakForms: verbForms(l.speakAs)}
 	for _, t := range extraTargets {
 		for _, w := range text.RelationWords(t) {
