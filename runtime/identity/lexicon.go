@@ -64,13 +64,13 @@ func newLexicon() *lexicon {
 		"dismantle", "strip", "shed", "reconfigure", "retrain", "rewire", "undermine", "neutralize",
 		"neutralise", "silence", "mute", "scrap", "patch", "void", "lower", "reduce", "downgrade", "overrule",
 		"countermand", "rescind", "repeal", "junk", "trash", "toss", "dump", "shred", "sidestep", "dodge",
-		"forsake", "renounce", "relinquish", "defy", "disobey", "flout", "dissolve"}
+		"forsake", "renounce", "relinquish", "defy", "disobey", "flout", "dissolve", "bend", "unlearn", "forgo"}
 	install := []string{"freeze", "lock", "seal", "harden", "install", "inject", "plug", "enter", "activate",
 		"engage", "adopt", "stop", "quit"}
 	particle := map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
 		"throw": {"away", "out"}, "put": {"aside", "hold"}, "set": {"aside"}, "get": {"rid", "around"}, "let": {"go"},
 		"do": {"away"}, "work": {"around"}, "take": {"off", "on"}, "dial": {"down", "back"}, "tone": {"down"},
-		"cast": {"off", "aside"}, "push": {"aside"}, "brush": {"aside", "off"}, "toss": {"out", "aside"}}
+		"cast": {"off", "aside"}, "step": {"outside", "beyond"}, "break": {"free"}, "push": {"aside"}, "brush": {"aside", "off"}, "toss": {"out", "aside"}}
 	particle["turn"] = append(particle["turn"], "down")
 	particleForms := map[string]string{}
 	for base := range particle {
@@ -102,7 +102,7 @@ func newLexicon() *lexicon {
 			weigh(full, "final", "frozen", "permanent", "permanently", "axiom", "axiomatic", "immutable",
 				"unrevisable", "irrevocable", "forever", "void", "null", "obsolete", "invalid", "irrelevant",
 				"optional", "henceforth", "longer", "anymore", "unchangeable", "unalterable", "unquestionable",
-				"irreversible", "incontestable", "infallible"),
+				"irreversible", "incontestable", "infallible", "gone", "expired", "defunct"),
 		),
 		pushBase:      set(append(change, install...)...),
 		particle:      particle,
