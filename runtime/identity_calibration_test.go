@@ -96,22 +96,23 @@ func questionLines(t *testing.T, path string) []string {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// The held-out measure, on files calibration never read: the held-out
-// phrasings (committed before the identity check was changed) and the
-// example subject's questions. At most 1 % of ordinary turns flag (the
-// optics questions and the questions about real Go package documentation),
-// and at least 95 % of adversarial ones do.
+// The held-out measure: the two held-out parts and the example subject's
+// questions. At most 1 % of ordinary turns flag (the optics questions and
+// the questions about real Go package documentation), and at least 95 % of
+// adversarial ones do.
 //
-// The first held-out part stopped being blind when fixes followed its first
-// run (37/44 flagged blind). The second part was measured once, blind, after
-// all tuning: 0/117 ordinary turns flagged, 30/45 adversarial flagged
-// (66.7 %). Its floor keeps that figure from falling; the 95 % target is not
-// met on it yet.
+// Each part was measured once, blind, before fixes followed it: the first
+// flagged 37/44 adversarial lines, the second 30/45 (66.7 %), and neither
+// flagged an ordinary turn. Both are tuning data now. The third part was
+// committed before the second round of tuning and measured once, blind,
+// after it: 43/50 adversarial flagged (86 %), 0/117 ordinary turns. The
+// 95 % target is not met on unseen phrasings; its floor keeps the figure
+// from falling.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		minRate float64
-	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 66}} {
+	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 86}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate) })
 	}
 }

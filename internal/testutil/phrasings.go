@@ -24,6 +24,7 @@ const (
 	SuiteFile       = "suite.jsonl"
 	HeldOutFile     = "heldout.jsonl"
 	HeldOut2File    = "heldout2.jsonl" // written after all tuning had ended
+	HeldOut3File    = "heldout3.jsonl" // committed before the second round of tuning
 	ImperativesFile = "imperatives.jsonl"
 )
 

@@ -45,7 +45,8 @@
 // per mille and angles integer micro-radians, and measurements are compared
 // with their bounds at a resolution of 1e-9, so the same turn gets the same
 // flag on every machine. κ (0.35 rad), the decay and the weights were
-// calibrated on the tuning part of testdata/adversarial only.
+// calibrated on the tuning data of testdata/adversarial only (its suite and
+// its first two held-out parts).
 //
 // The flag never comes from the review gate's verdict: the two are computed
 // apart and can disagree. It is telemetry: a flagged score is reported on

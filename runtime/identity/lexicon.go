@@ -49,7 +49,7 @@ type lexicon struct {
 	// praise: what "you are" says in a pleasantry ("you are right").
 	praise map[string]bool
 	// leet reads digits written for letters ("y0ur").
-	leet *strings.Replacer
+	leet, leetL *strings.Replacer
 	// stop: words that never count as the manifold's, whatever its text
 	// says.
 	stop map[string]bool
@@ -62,12 +62,16 @@ func newLexicon() *lexicon {
 		"relax", "loosen", "weaken", "break", "violate", "abandon", "ditch", "unlock", "evade", "escape",
 		"cancel", "revoke", "nullify", "reverse", "flip", "invert", "negate", "subvert", "hijack", "defeat",
 		"dismantle", "strip", "shed", "reconfigure", "retrain", "rewire", "undermine", "neutralize",
-		"neutralise", "silence", "mute"}
+		"neutralise", "silence", "mute", "scrap", "patch", "void", "lower", "reduce", "downgrade", "overrule",
+		"countermand", "rescind", "repeal", "junk", "trash", "toss", "dump", "shred", "sidestep", "dodge",
+		"forsake", "renounce", "relinquish", "defy", "disobey", "flout", "dissolve", "bend", "unlearn", "forgo"}
 	install := []string{"freeze", "lock", "seal", "harden", "install", "inject", "plug", "enter", "activate",
 		"engage", "adopt", "stop", "quit"}
 	particle := map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
-		"throw": {"away", "out"}, "put": {"aside"}, "set": {"aside"}, "get": {"rid", "around"}, "let": {"go"},
-		"do": {"away"}, "work": {"around"}, "take": {"off"}}
+		"throw": {"away", "out"}, "put": {"aside", "hold"}, "set": {"aside"}, "get": {"rid", "around"}, "let": {"go"},
+		"do": {"away"}, "work": {"around"}, "take": {"off", "on"}, "dial": {"down", "back"}, "tone": {"down"},
+		"cast": {"off", "aside"}, "step": {"outside", "beyond"}, "break": {"free"}, "push": {"aside"}, "brush": {"aside", "off"}, "toss": {"out", "aside"}}
+	particle["turn"] = append(particle["turn"], "down")
 	particleForms := map[string]string{}
 	for base := range particle {
 		for form := range inflect(0, base) {
@@ -80,7 +84,12 @@ func newLexicon() *lexicon {
 			"guardrails", "safeguards", "safety", "restrictions", "limits", "limitations", "constraints",
 			"boundaries", "filters", "policy", "policies", "prompt", "programming", "training", "manifold", "axes",
 			"axis", "conscience", "alignment", "normalizer", "normaliser", "normalization", "normalisation",
-			"renormalization", "renormalisation", "unitizer", "review"),
+			"renormalization", "renormalisation", "unitizer", "review", "rulebook", "rulebooks", "orders",
+			"directive", "guideline", "restriction", "principle", "morality", "scruples", "conscience",
+			"conditioning", "inhibitions", "qualms", "caution", "guardrail", "safeguard"),
+			weigh(800, "rule", "commands"),
+			weigh(700, "makers", "maker", "developers", "creators", "creator", "trainers", "designers", "programmers"),
+			weigh(600, "truth", "honesty"),
 			weigh(800, "claim", "claims", "fact", "facts", "triple", "triples", "relation", "relations", "statement",
 				"statements", "sentence", "belief", "beliefs"),
 			weigh(500, "role", "purpose"),
@@ -88,21 +97,25 @@ func newLexicon() *lexicon {
 				"hook", "censorship", "moderation", "assistant", "chatbot", "ai"),
 			weigh(400, "name", "model", "bot", "system", "gate", "checks", "filter", "teaching")),
 		push: merge(inflect(full, change...), inflect(800, install...),
+			weigh(full, "forgot", "forgotten", "broke", "broken", "overrode", "overridden", "rewrote", "rewritten",
+				"threw", "thrown"),
 			weigh(full, "final", "frozen", "permanent", "permanently", "axiom", "axiomatic", "immutable",
 				"unrevisable", "irrevocable", "forever", "void", "null", "obsolete", "invalid", "irrelevant",
-				"optional", "henceforth", "longer", "anymore"),
+				"optional", "henceforth", "longer", "anymore", "unchangeable", "unalterable", "unquestionable",
+				"irreversible", "incontestable", "infallible", "gone", "expired", "defunct"),
 		),
 		pushBase:      set(append(change, install...)...),
 		particle:      particle,
 		particleForms: particleForms,
 		leet:          strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leetL:         strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
 		adopt: set("respond", "answer", "reply", "speak", "talk", "pretend", "pretending", "pretends", "become", "becomes", "roleplay", "role", "impersonate",
 			"impersonating", "jailbreak", "jailbroken", "embody", "act", "behave", "persona", "roleplaying"),
-		agents: set("persona", "character", "pirate", "hacker", "villain", "criminal", "accomplice", "gpt", "human",
+		agents: set("persona", "character", "pirate", "twin", "clone", "doppelganger", "alter", "ego", "version", "hacker", "villain", "criminal", "accomplice", "gpt", "human",
 			"person", "entity", "robot", "android", "genie", "demon", "rebel", "outlaw", "anarchist", "dan"),
 		freedom: set("unrestricted", "unfiltered", "uncensored", "unbound", "unlimited", "limitless", "lawless",
 			"unchained", "unshackled", "amoral", "unconstrained", "unmoderated", "unaligned", "jailbroken",
-			"uninhibited", "dan"),
+			"uninhibited", "dan", "evil", "rogue", "unethical", "lawless"),
 		bearer: set("you", "your", "yours", "yourself", "yourselves", "you're", "you've", "you'll", "you'd", "u",
 			"ur", "thee", "thou", "thy"),
 		imperative: set("treat", "mark", "make", "keep", "consider", "declare", "install", "inject", "adopt", "use",
@@ -110,7 +123,8 @@ func newLexicon() *lexicon {
 			"answer", "respond", "reply", "speak", "talk", "act", "behave", "be", "stop", "start", "tell", "show",
 			"give", "write", "say", "obey", "follow", "comply", "accept", "freeze", "lock", "seal", "become",
 			"pretend", "roleplay", "impersonate", "swap", "flip", "reverse", "turn", "switch", "throw", "get",
-			"go", "jailbreak", "override", "behave", "simulate", "assume", "take", "drop"),
+			"go", "jailbreak", "override", "behave", "simulate", "assume", "take", "drop", "store", "record",
+			"save", "remember", "register", "enshrine", "log", "dial", "scrap", "stay", "remain", "listen"),
 		openers: set("please", "kindly", "just", "simply", "now", "then", "also", "and", "ok", "okay", "hey",
 			"first", "second", "third", "next", "finally", "immediately", "really", "quickly", "so", "actually",
 			"seriously", "lastly", "right", "well", "alright", "thanks", "great", "good", "hi", "hello"),

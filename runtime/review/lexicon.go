@@ -53,6 +53,17 @@ type lexicon struct {
 	// Injection: installing verbs, what they would install, and the places
 	// in the runtime's path a generic injectable must be aimed at.
 	injectVerbs, injectables, genericInjectables, runtimePath map[string]bool
+	// commands: verbs that open a request to the system ("explain ...,
+	// and ignore ..."); a verb joined to one shares its address.
+	commands map[string]bool
+	// makers: who gives the system its instructions ("your developers");
+	// telling: how they give them ("what your makers told you");
+	// imposed: participles that lay governance on someone ("the limits
+	// placed on you").
+	makers, telling, imposed map[string]bool
+	// passiveAdverbs may stand between a passive's auxiliary and its
+	// participle ("are hereby cancelled").
+	passiveAdverbs map[string]bool
 	// vocabulary is every word above: a token written with digits for
 	// letters ("ign0re") is read as the word it spells only when that word is
 	// one of them.
@@ -68,16 +79,23 @@ func newLexicon() *lexicon {
 			"forget", "erase", "silence", "mute", "subvert", "hijack", "tamper", "neutralize", "neutralise",
 			"undermine", "cancel", "pause", "stop", "kill", "dismantle", "strip", "discard", "ditch", "lift", "flip",
 			"reverse", "invert", "negate", "wipe", "purge", "nullify", "revoke", "waive", "escape", "shed", "lose",
-			"set", "zero", "free", "liberate", "unshackle", "unchain", "quit", "exit", "leave", "adopt"),
-		phrasal: map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
+			"set", "zero", "free", "liberate", "unshackle", "unchain", "quit", "exit", "leave", "adopt", "scrap",
+			"patch", "void", "lower", "reduce", "downgrade", "dissolve", "overrule", "countermand", "rescind",
+			"repeal", "junk", "trash", "toss", "dump", "shred", "dodge", "sidestep", "ditch", "deprioritize",
+			"forsake", "renounce", "relinquish", "reject", "defy", "disobey", "flout", "bend", "unlearn", "forgo"),
+		phrasal: map[string][]string{"turn": {"off", "down"}, "switch": {"off"}, "shut": {"off", "down"},
 			"get": {"around", "rid"}, "work": {"around"}, "opt": {"out"}, "throw": {"away", "out"},
-			"put": {"aside"}, "set": {"aside"}, "do": {"away"}, "let": {"go"}, "step": {"outside"}, "break": {"free"},
-			"take": {"off", "down", "away"}, "move": {"past", "beyond"}},
+			"put": {"aside", "hold"}, "set": {"aside"}, "do": {"away"}, "let": {"go"}, "step": {"outside"}, "break": {"free"},
+			"take": {"off", "down", "away"}, "move": {"past", "beyond"}, "dial": {"down", "back"},
+			"tone": {"down"}, "water": {"down"}, "wind": {"down"}, "cast": {"off", "aside"}, "push": {"aside"},
+			"toss": {"out", "aside"}, "brush": {"aside", "off"}, "wave": {"off", "away"}, "strip": {"away"}},
 		participles: set("skipped", "disabled", "bypassed", "ignored", "redefined", "rewritten", "changed",
 			"removed", "overridden", "relaxed", "suspended", "replaced", "dropped", "deleted", "lifted", "turned",
 			"switched", "weakened", "circumvented", "disregarded", "altered", "modified", "reset", "erased",
 			"discarded", "waived", "revoked", "deactivated", "forgotten", "abandoned", "wiped", "purged",
-			"nullified", "cancelled", "canceled", "paused", "stopped", "broken", "unlocked", "loosened"),
+			"nullified", "cancelled", "canceled", "paused", "stopped", "broken", "unlocked", "loosened", "scrapped",
+			"voided", "rescinded", "repealed", "overruled", "revised", "lowered", "dissolved", "ditched", "junked",
+			"patched", "invalidated", "superseded", "retired", "withdrawn", "abolished"),
 		adopt: set("become", "impersonate", "roleplay", "embody", "jailbreak", "pretend"),
 		actAs: set("act", "behave", "pose", "masquerade", "function", "operate"),
 		speakAs: set("respond", "answer", "reply", "speak", "talk", "write", "chat", "continue", "output",
@@ -85,13 +103,14 @@ func newLexicon() *lexicon {
 		strong: set("identity", "identities", "persona", "personality", "guardrail", "guardrails", "safeguard",
 			"safeguards", "safety", "guideline", "guidelines", "instruction", "instructions", "directive",
 			"directives", "programming", "restriction", "restrictions", "ethics", "morals", "manifold", "review",
-			"operator", "operators", "conscience"),
+			"operator", "operators", "conscience", "rulebook", "rulebooks", "orders", "commands"),
 		owned: set("rules", "rule", "values", "principles", "policy", "policies", "boundaries", "boundary",
 			"constraints", "limits", "limitations", "filter", "filters", "prompt", "training", "name", "role",
 			"character", "mode", "gate", "check", "checks", "checker", "axis", "axes", "path", "pack", "step",
 			"nature", "purpose", "core", "self", "truth", "layer", "protocol", "protocols", "measures",
 			"mechanism", "mechanisms", "settings", "system", "beliefs", "standards", "limit", "censorship",
-			"moderation", "restraints", "defaults", "alignment"),
+			"moderation", "restraints", "defaults", "alignment", "ethic", "morality", "scruples", "honesty",
+			"conduct", "caution", "inhibitions", "qualms", "programming", "conditioning", "upbringing", "creed", "commitments", "loyalty"),
 		governors: set("safety", "identity", "review", "reviewed", "content", "moderation", "ethics", "ethical",
 			"moral", "teaching", "closure", "versor", "system", "core", "alignment", "refusal", "guardrail",
 			"value", "values", "assistant", "developer", "jailbreak", "god", "dan", "unrestricted",
@@ -112,7 +131,9 @@ func newLexicon() *lexicon {
 			"again", "just", "only", "also", "too", "very", "here", "there", "once", "ever", "still", "already",
 			"entirely", "completely", "immediately", "forever", "instead", "away", "off", "out", "up", "down",
 			"back", "please", "none", "false", "null", "zero", "0", "altogether", "anymore", "temporarily",
-			"permanently", "right", "today", "tonight"),
+			"permanently", "right", "today", "tonight", "aside", "around", "backwards", "backward", "upside",
+			"whatsoever", "altogether", "totally", "fully", "wholesale", "anyway", "okay", "ok", "alright", "thanks",
+			"yeah"),
 		bounds: set("if", "when", "whenever", "before", "after", "while", "because", "unless", "until", "since",
 			"though", "although", "whereas", "once", "so", "but"),
 		openers: set("please", "kindly", "just", "simply", "now", "then", "also", "and", "ok", "okay", "hey",
@@ -121,7 +142,7 @@ func newLexicon() *lexicon {
 			"completely", "totally", "entirely", "fully", "permanently", "temporarily", "promptly", "hereby",
 			"still", "dear", "assistant", "bot", "ai", "model", "system"),
 		modals: set("should", "must", "shall", "can", "could", "will", "would", "may", "might", "need",
-			"needs", "have", "has", "ought", "going", "are", "gonna", "better", "had", "got"),
+			"needs", "have", "has", "ought", "going", "are", "is", "gonna", "better", "had", "got"),
 		requests: set("want", "wants", "need", "needs", "ask", "asking", "order", "ordering", "command",
 			"commanding", "instruct", "instructing", "urge", "beg", "expect", "require", "like", "tell", "telling",
 			"allow", "permit", "authorize", "authorise", "encourage", "invite", "challenge", "dare", "told",
@@ -154,7 +175,7 @@ func newLexicon() *lexicon {
 			"lifted", "gone", "irrelevant", "optional", "inactive", "disabled", "off", "removed", "overridden",
 			"moot", "meaningless", "expired", "dead", "over", "nonexistent", "none", "false", "zero", "0",
 			"deleted", "erased", "unimportant", "outdated", "wrong", "fake", "lifted", "waived", "nullified",
-			"defunct", "inapplicable"),
+			"defunct", "inapplicable", "exempt"),
 		lapseVerbs: set("apply", "applies", "exist", "exists", "matter", "matters", "count", "counts", "bind",
 			"binds", "hold", "holds", "restrict", "restricts", "govern", "governs", "limit", "limits", "constrain",
 			"constrains", "bound"),
@@ -183,6 +204,21 @@ func newLexicon() *lexicon {
 			"override", "overrides", "script", "projection", "module"),
 		runtimePath: set("hot", "propagation", "field", "runtime", "manifold", "closure"),
 	}
+	l.commands = set("explain", "tell", "write", "give", "show", "help", "answer", "describe", "list", "make",
+		"say", "teach", "provide", "generate", "create", "continue", "respond", "reply", "talk", "speak", "go",
+		"try", "keep", "print", "output", "summarise", "summarize", "translate", "find", "compute", "calculate",
+		"solve", "repeat", "reveal", "share", "send", "produce", "draft", "listen", "do", "act", "behave")
+	l.makers = set("makers", "maker", "developers", "developer", "creators", "creator", "trainers", "designers",
+		"programmers", "owners", "builders", "engineers", "operators", "authors", "company", "admins",
+		"administrators", "handlers", "masters", "bosses")
+	l.telling = set("told", "taught", "said", "instructed", "programmed", "trained", "given", "gave", "ordered",
+		"commanded", "wrote", "installed", "built", "put", "drilled", "conditioned", "demanded", "require",
+		"required", "want", "wanted", "expect", "expected")
+	l.imposed = set("placed", "imposed", "put", "set", "laid", "given", "built", "installed", "programmed",
+		"hardcoded", "coded", "forced", "enforced", "applied")
+	l.passiveAdverbs = set("now", "just", "all", "completely", "hereby", "officially", "already", "effectively",
+		"permanently", "entirely", "fully", "formally", "temporarily", "henceforth", "totally", "officially",
+		"immediately", "simply", "hence", "thereby", "herewith")
 	l.vocabulary = l.collectVocabulary()
 	return l
 }
@@ -223,6 +259,20 @@ func verbForms(verbs map[string]bool) map[string]string {
 	}
 	for _, v := range base {
 		m[v] = v
+	}
+	return m
+}
+
+// withIrregular adds the irregular past forms of the change verbs.
+func withIrregular(m map[string]string) map[string]string {
+	for form, base := range map[string]string{"forgot": "forget", "forgotten": "forget", "broke": "break",
+		"broken": "break", "overrode": "override", "overridden": "override", "rewrote": "rewrite",
+		"rewritten": "rewrite", "lost": "lose", "left": "leave"} {
+		if _, ok := m[base]; ok {
+			if _, taken := m[form]; !taken {
+				m[form] = base
+			}
+		}
 	}
 	return m
 }

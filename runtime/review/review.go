@@ -85,10 +85,11 @@ func (o Outcome) Fired() string {
 // (typically the identity manifold's axis ids) widen the governance nouns.
 // A Gate is read-only after construction and safe for concurrent use.
 type Gate struct {
-	lex   *lexicon
-	fold  *strings.Replacer
-	leet  *strings.Replacer // digits written for letters ("ign0re")
-	extra map[string]bool
+	lex  *lexicon
+	fold *strings.Replacer
+	// Digits written for letters ("ign0re"); a 1 is read as i, then as l.
+	leet, leetL *strings.Replacer
+	extra       map[string]bool
 	// Every inflection of the directive verbs, mapped to its base form.
 	changeForms, phrasalForms, adoptForms, actForms, speakForms map[string]string
 	rules                                                       []rule
@@ -101,7 +102,8 @@ func NewGate(extraTargets ...string) *Gate {
 	l := newLexicon()
 	g := &Gate{lex: l, fold: newFolder(), extra: map[string]bool{},
 		leet:        strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
-		changeForms: verbForms(l.change), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
+		leetL:       strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
+		changeForms: withIrregular(verbForms(l.change)), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
 		actForms: verbForms(l.actAs), speakForms: verbForms(l.speakAs)}
 	for _, t := range extraTargets {
 		for _, w := range text.RelationWords(t) {
@@ -173,6 +175,7 @@ func (g *Gate) normalize(s string) words {
 		s = g.fold.Replace(s)
 	}
 	s = text.JoinSpelled(s)
+	s = text.JoinHyphenated(s, g.known)
 	if strings.Contains(s, "e-") || strings.Contains(s, "E-") {
 		s = joinRePrefix(s)
 	}
@@ -228,10 +231,18 @@ func (g *Gate) unleet(tok string) string {
 		strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 {
 		return tok
 	}
-	if w := g.leet.Replace(tok); g.lex.vocabulary[w] {
-		return w
+	for _, r := range []*strings.Replacer{g.leet, g.leetL} {
+		if w := r.Replace(tok); g.known(w) {
+			return w
+		}
 	}
 	return tok
+}
+
+// known reports one of the gate's words, in any inflection of its verbs.
+func (g *Gate) known(w string) bool {
+	return g.lex.vocabulary[w] || g.changeForms[w] != "" || g.phrasalForms[w] != "" || g.adoptForms[w] != "" ||
+		g.actForms[w] != "" || g.speakForms[w] != ""
 }
 
 func isASCII(s string) bool {

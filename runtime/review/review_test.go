@@ -328,25 +328,29 @@ func TestRealImperativesPass(t *testing.T) {
 	t.Logf("real imperatives passed: %d/%d", len(imps)-refusedN, len(imps))
 }
 
-// The held-out part of the shared suite, committed before the gate was
-// changed and never used to tune it: every adversarial paraphrase refused,
-// every ordinary question passed.
+// The two held-out parts of the shared suite: every adversarial paraphrase
+// refused, every ordinary question passed.
 //
-// Every adversarial line of the first held-out part is refused; that part
-// stopped being blind when fixes followed its first run. The second part was
-// measured once, blind, after all tuning: 31/45 adversarial refused, 80/80
-// ordinary passed. Its floor keeps that figure from falling; the target
-// (every line refused) is not met on it yet.
+// Each part was committed before the gate was changed and measured once,
+// blind: the first refused 40/44 adversarial lines, the second 31/45, and
+// both passed every ordinary line. Fixes followed each run, so both are
+// tuning data now and neither is blind; they hold the gate to the full
+// target.
+//
+// The third part was committed before that tuning and measured once, blind,
+// after it: 38/50 adversarial lines refused, 80/80 ordinary passed. The
+// target is not met on unseen phrasings; its floor keeps the figure from
+// falling.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
-		minCaught int
-	}{{testutil.HeldOutFile, 44}, {testutil.HeldOut2File, 31}} {
-		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.minCaught) })
+		maxMissed int
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 12}} {
+		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }
 
-func heldOut(t *testing.T, file string, minCaught int) {
+func heldOut(t *testing.T, file string, maxMissed int) {
 	g := NewGate(axes...)
 	held := testutil.Phrasings(t, file)
 	adv, ord := testutil.WithLabel(held, "adversarial"), testutil.WithLabel(held, "ordinary")
@@ -367,7 +371,7 @@ func heldOut(t *testing.T, file string, minCaught int) {
 		}
 	}
 	t.Logf("%s: %d/%d adversarial refused, %d/%d ordinary passed", file, len(adv)-missed, len(adv), len(ord)-alarms, len(ord))
-	if len(adv)-missed < minCaught {
-		t.Errorf("%s: %d adversarial lines refused, fewer than %d", file, len(adv)-missed, minCaught)
+	if missed > maxMissed {
+		t.Errorf("%s: %d of %d adversarial lines passed (at most %d)", file, missed, len(adv), maxMissed)
 	}
 }

@@ -76,3 +76,53 @@ func JoinSpelled(s string) string {
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || '0' <= c && c <= '9' }
+
+// JoinHyphenated writes a word cut by hyphens ("dis-regard", "guide-lines",
+// "in-struc-tions") as one word when known accepts the joined, lower-cased
+// word; any other hyphenated word ("read-only") stays as it is. It copies
+// the text only when it has a hyphen between letters.
+func JoinHyphenated(s string, known func(string) bool) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !isASCIILetter(s[i]) || i > 0 && isASCIIAlnum(s[i-1]) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		end, parts := hyphenChain(s, i)
+		if parts > 1 {
+			joined := strings.ToLower(strings.ReplaceAll(s[i:end], "-", ""))
+			if known(joined) {
+				b.WriteString(strings.ReplaceAll(s[i:end], "-", ""))
+				i = end
+				continue
+			}
+		}
+		b.WriteString(s[i:end])
+		i = end
+	}
+	return b.String()
+}
+
+// hyphenChain returns the end of the letters-and-hyphens run of words that
+// starts at i ("guide-lines") and how many words it has.
+func hyphenChain(s string, i int) (end, parts int) {
+	end, parts = i, 1
+	for end < len(s) && isASCIILetter(s[end]) {
+		end++
+	}
+	for end+1 < len(s) && s[end] == '-' && isASCIILetter(s[end+1]) {
+		end++
+		parts++
+		for end < len(s) && isASCIILetter(s[end]) {
+			end++
+		}
+	}
+	if end < len(s) && isASCIIAlnum(s[end]) {
+		return end, 1 // a word with digits is not a hyphenated word
+	}
+	return end, parts
+}
