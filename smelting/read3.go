@@ -33,6 +33,7 @@ const (
 	ReasonTailForward       = "tail_forward"         // the complement points ahead ("has the following members")
 	ReasonNoTail            = "no_tail"              // nothing follows the verb
 	ReasonAmbiguous         = "ambiguous_relation"   // a stronger relation word in the claim would misread it
+	ReasonTailIsHead        = "tail_is_head"         // the complement names the subject again ("Username returns the username")
 )
 
 // maxHeadWords is the most words a head may have.
@@ -1158,6 +1159,9 @@ func (cr *clauseReader) complement(from, end int, rel, h string) (complement, st
 	c.text = normalPhrase(cr.span(from, end))
 	if c.text == "" {
 		return complement{}, ReasonNoTail
+	}
+	if strings.EqualFold(c.text, h) {
+		return complement{}, ReasonTailIsHead // a term related to itself teaches nothing, and no walk reaches it
 	}
 	c.def = definitionPhrase(cr.span(from, end))
 	if cr.r.readsBack(h, rel, c.text) {

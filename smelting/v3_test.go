@@ -52,6 +52,9 @@ func TestV3Reads(t *testing.T) {
 		{"Event A precedes event B.", nil},
 		// The main clause's verb, not an auxiliary's.
 		{"The call has returned the value.", nil},
+		// A term related to itself teaches nothing.
+		{"Username returns the username.", nil},
+		{"Username returns the user name.", []string{"relation (username returns user name)"}},
 		{"Debian has previously supported two stacks.", nil},
 		// Plural copulas read as is; tails cut at clause boundaries.
 		{"Goroutines are always cheap.", []string{"relation (goroutines is cheap)"}},
