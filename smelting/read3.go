@@ -1160,22 +1160,29 @@ func (cr *clauseReader) complement(from, end int, rel, h string) (complement, st
 	if c.text == "" {
 		return complement{}, ReasonNoTail
 	}
-	if strings.EqualFold(c.text, h) {
-		return complement{}, ReasonTailIsHead // a term related to itself teaches nothing, and no walk reaches it
-	}
 	c.def = definitionPhrase(cr.span(from, end))
 	if cr.r.readsBack(h, rel, c.text) {
-		return c, ""
+		return c.notHead(h)
 	}
 	if rp := cr.relativeBefore(from, end); rp > from {
 		c.text = normalPhrase(cr.span(from, rp))
 		c.def = definitionPhrase(cr.span(from, rp))
 		c.words = rp - from
 		if c.text != "" && cr.r.readsBack(h, rel, c.text) {
-			return c, ""
+			return c.notHead(h)
 		}
 	}
 	return complement{}, ReasonAmbiguous
+}
+
+// notHead refuses a complement that names the head again ("Context returns
+// a context that …" cut to "context"): a term related to itself teaches
+// nothing, and a walk from it never reaches it.
+func (c complement) notHead(h string) (complement, string) {
+	if strings.EqualFold(c.text, h) {
+		return complement{}, ReasonTailIsHead
+	}
+	return c, ""
 }
 
 // definitionPhrase is a complement as a definition: trimmed, without

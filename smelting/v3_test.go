@@ -54,6 +54,7 @@ func TestV3Reads(t *testing.T) {
 		{"The call has returned the value.", nil},
 		// A term related to itself teaches nothing.
 		{"Username returns the username.", nil},
+		{"Context returns a context that is canceled before the test ends.", nil},
 		{"Username returns the user name.", []string{"relation (username returns user name)"}},
 		{"Debian has previously supported two stacks.", nil},
 		// Plural copulas read as is; tails cut at clause boundaries.

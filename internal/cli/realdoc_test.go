@@ -93,9 +93,7 @@ func TestRealDocumentationAsksBack(t *testing.T) {
 
 	storeURL := "file://" + filepath.Join(dir, "store")
 	base := []string{"--store", storeURL, "--courses-dir", courses, "--packs-dir", testutil.ShippedPacks(t)}
-	if code, _, errs := run(t, "", append(base, "--quiet", "autorun", "realdoc")...); code != 0 {
-		t.Fatalf("autorun: exit %d, want 0 (ratified): %s", code, errs)
-	}
+	code, _, errs := run(t, "", append(base, "--quiet", "autorun", "realdoc")...)
 	var status struct {
 		Ratified bool   `json:"ratified"`
 		Report   string `json:"report"`
@@ -104,10 +102,10 @@ func TestRealDocumentationAsksBack(t *testing.T) {
 			Output string `json:"output"`
 		} `json:"stages"`
 	}
-	showJSON(t, base, []string{"--json", "status", "realdoc"}, &status)
-	if !status.Ratified {
-		t.Fatal("status: not ratified")
+	if code != 0 && code != 3 {
+		t.Fatalf("autorun: exit %d, want 0 (ratified): %s", code, errs)
 	}
+	showJSON(t, base, []string{"--json", "status", "realdoc"}, &status)
 	var vts artifact.ValidatedTripleSet
 	var record artifact.RunRecord
 	for _, st := range status.Stages {
@@ -117,6 +115,16 @@ func TestRealDocumentationAsksBack(t *testing.T) {
 		case "run":
 			showJSON(t, base, []string{"show", "--json", st.Output}, &record)
 		}
+	}
+	if code != 0 || !status.Ratified {
+		for _, r := range record.Runs {
+			for _, res := range r.Results {
+				if !res.Accepted && res.StepType != "adversarial_probe" {
+					t.Errorf("rejected %s step: %v", res.StepType, res.Payload)
+				}
+			}
+		}
+		t.Fatalf("autorun: exit %d, want 0 (ratified): %s", code, errs)
 	}
 
 	prose := proseBytes(t, base)
