@@ -2,6 +2,7 @@ package smelting
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"formation/relparse"
@@ -836,7 +837,15 @@ func (cr *clauseReader) head(k, v int, relative bool) (head, string) {
 	if h.text == "" {
 		return head{}, ReasonNoHead
 	}
+	if !hasWord(h.text) {
+		return head{}, ReasonHeadCode // "The _ means …": a symbol, not a name a user can ask about
+	}
 	return h, ""
+}
+
+// hasWord reports whether s holds a letter or a digit.
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // appositive recognises "X, or Y," and "X, called Y," as the head: it
@@ -1157,7 +1166,7 @@ func (cr *clauseReader) complement(from, end int, rel, h string) (complement, st
 	end = cr.dropReference(from, end)
 	c := complement{article: articleWord(first), words: end - from}
 	c.text = normalPhrase(cr.span(from, end))
-	if c.text == "" {
+	if !hasWord(c.text) {
 		return complement{}, ReasonNoTail
 	}
 	c.def = definitionPhrase(cr.span(from, end))

@@ -44,6 +44,7 @@ func TestV3Reads(t *testing.T) {
 		{"The ffi_type has the following members:", nil},
 		// Code is never a head, and code is never read.
 		{"a[x] is an element.", nil},
+		{"The _ means to import a package for its side effects.", nil},
 		{"func New() *List", nil},
 		{"x := f(1) is the call.", nil},
 		// A single letter is not a head; a name the forge would strip as
