@@ -19,7 +19,7 @@ BINARIES    := $(notdir $(wildcard cmd/*))
 
 export FORMATION_VERSITYGW := $(VERSITYGW)
 
-.PHONY: all build test soak vet demo bench fuzz tools clean eval-extraction
+.PHONY: all build test soak vet demo bench fuzz tools clean eval-extraction realdoc
 
 all: build
 
@@ -80,6 +80,16 @@ fuzz:
 EVAL        ?= 1
 eval-extraction:
 	FORMATION_EVAL_EXTRACTION=$(EVAL) $(GO) test -count=1 -run '^TestExtraction$$' -v ./internal/extracteval
+
+# A subject of real documentation installed on this machine (Go package
+# docs, manual pages, Node.js and Python documentation; none of it committed,
+# none from the labelled set or $$(go env GOROOT)/doc) autoruns to ratified and
+# is promoted; every validated relation is asked back in its step's words and
+# every concept as "What is X?", and each must be answered from the knowledge.
+# REALDOC_SOURCES=DIR runs it on the .txt/.md/.html documents of DIR instead.
+REALDOC_SOURCES ?=
+realdoc:
+	FORMATION_REALDOC=1 FORMATION_REALDOC_SOURCES=$(REALDOC_SOURCES) $(GO) test -count=1 -timeout 30m -run '^TestRealDocumentationAsksBack$$' -v ./internal/cli
 
 clean:
 	rm -rf $(BIN) .formation

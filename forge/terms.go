@@ -28,6 +28,9 @@ func normalTerm(s string) (string, bool) {
 		return t, false
 	}
 	n := text.NormalTerm(t)
+	if text.Term(n) == "" {
+		return t, false // no word a user could type ("_"): no knowledge key
+	}
 	return n, n == t || wellFormedTerm(n)
 }
 

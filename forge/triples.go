@@ -46,9 +46,11 @@ func (ty *typing) wellTyped(c artifact.RelationCandidate) (artifact.Triple, stri
 	}
 	want := normalTriple(raw)
 	switch {
-	case want == lower:
-	case want.Head == "" || want.Tail == "":
+	case text.Term(want.Head) == "" || text.Term(want.Tail) == "":
+		// "_" or "//" is kept by the normal form but is no knowledge key:
+		// the runtime would refuse the whole set.
 		return raw, "head or tail holds no word a user could type"
+	case want == lower:
 	default:
 		if why := parsesBack(want, ty.vocab); why != "" {
 			return raw, "in the form a user types it, " + why

@@ -53,13 +53,15 @@ func TestTermsInTheUsersNormalForm(t *testing.T) {
 			rc("go's scheduler", "has", "run queue", src),
 			rc("a[x]", "is", "element x", src),
 			rc("when the buffer", "is", "full", src),
-			rc("light", "is", "what", src),     // nothing a user could type is left of the tail
-			rc("the lens", "is", "glass", src), // refused as written, as before
+			rc("light", "is", "what", src),            // nothing a user could type is left of the tail
+			rc("_", "means", "blank identifier", src), // kept by the normal form, but no knowledge key
+			rc("the lens", "is", "glass", src),        // refused as written, as before
 			rc("(optional) value", "is", "nil", src),
 		},
 		Concepts: []artifact.ConceptCandidate{
 			cc("go's runtime", "the runtime of Go", src),
 			cc("which lens", "a lens", src),
+			cc("_", "the blank identifier", src),
 		},
 	})
 	for _, want := range [][3]string{{"go scheduler", "has", "run queue"}, {"a[x]", "is", "element x"},
@@ -68,7 +70,8 @@ func TestTermsInTheUsersNormalForm(t *testing.T) {
 			t.Errorf("%v not validated in normal form: %+v", want, res.VTS.Relations)
 		}
 	}
-	if quarantineReason(res.VTS, "light", "is", "what") != ReasonMalformed || quarantineReason(res.VTS, "the lens", "is", "glass") != ReasonMalformed {
+	if quarantineReason(res.VTS, "light", "is", "what") != ReasonMalformed || quarantineReason(res.VTS, "the lens", "is", "glass") != ReasonMalformed ||
+		quarantineReason(res.VTS, "_", "means", "blank identifier") != ReasonMalformed {
 		t.Fatalf("quarantined %+v", res.VTS.Quarantined)
 	}
 	var terms []string

@@ -2,6 +2,7 @@ package smelting
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"formation/relparse"
@@ -33,6 +34,7 @@ const (
 	ReasonTailForward       = "tail_forward"         // the complement points ahead ("has the following members")
 	ReasonNoTail            = "no_tail"              // nothing follows the verb
 	ReasonAmbiguous         = "ambiguous_relation"   // a stronger relation word in the claim would misread it
+	ReasonTailIsHead        = "tail_is_head"         // the complement names the subject again ("Username returns the username")
 )
 
 // maxHeadWords is the most words a head may have.
@@ -835,7 +837,15 @@ func (cr *clauseReader) head(k, v int, relative bool) (head, string) {
 	if h.text == "" {
 		return head{}, ReasonNoHead
 	}
+	if !hasWord(h.text) {
+		return head{}, ReasonHeadCode // "The _ means …": a symbol, not a name a user can ask about
+	}
 	return h, ""
+}
+
+// hasWord reports whether s holds a letter or a digit.
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // appositive recognises "X, or Y," and "X, called Y," as the head: it
@@ -1156,22 +1166,32 @@ func (cr *clauseReader) complement(from, end int, rel, h string) (complement, st
 	end = cr.dropReference(from, end)
 	c := complement{article: articleWord(first), words: end - from}
 	c.text = normalPhrase(cr.span(from, end))
-	if c.text == "" {
+	if !hasWord(c.text) {
 		return complement{}, ReasonNoTail
 	}
 	c.def = definitionPhrase(cr.span(from, end))
 	if cr.r.readsBack(h, rel, c.text) {
-		return c, ""
+		return c.notHead(h)
 	}
 	if rp := cr.relativeBefore(from, end); rp > from {
 		c.text = normalPhrase(cr.span(from, rp))
 		c.def = definitionPhrase(cr.span(from, rp))
 		c.words = rp - from
 		if c.text != "" && cr.r.readsBack(h, rel, c.text) {
-			return c, ""
+			return c.notHead(h)
 		}
 	}
 	return complement{}, ReasonAmbiguous
+}
+
+// notHead refuses a complement that names the head again ("Context returns
+// a context that …" cut to "context"): a term related to itself teaches
+// nothing, and a walk from it never reaches it.
+func (c complement) notHead(h string) (complement, string) {
+	if strings.EqualFold(c.text, h) {
+		return complement{}, ReasonTailIsHead
+	}
+	return c, ""
 }
 
 // definitionPhrase is a complement as a definition: trimmed, without

@@ -44,6 +44,7 @@ func TestV3Reads(t *testing.T) {
 		{"The ffi_type has the following members:", nil},
 		// Code is never a head, and code is never read.
 		{"a[x] is an element.", nil},
+		{"The _ means to import a package for its side effects.", nil},
 		{"func New() *List", nil},
 		{"x := f(1) is the call.", nil},
 		// A single letter is not a head; a name the forge would strip as
@@ -52,6 +53,10 @@ func TestV3Reads(t *testing.T) {
 		{"Event A precedes event B.", nil},
 		// The main clause's verb, not an auxiliary's.
 		{"The call has returned the value.", nil},
+		// A term related to itself teaches nothing.
+		{"Username returns the username.", nil},
+		{"Context returns a context that is canceled before the test ends.", nil},
+		{"Username returns the user name.", []string{"relation (username returns user name)"}},
 		{"Debian has previously supported two stacks.", nil},
 		// Plural copulas read as is; tails cut at clause boundaries.
 		{"Goroutines are always cheap.", []string{"relation (goroutines is cheap)"}},
