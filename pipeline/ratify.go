@@ -169,7 +169,7 @@ func (p *Pipeline) rerun(ctx context.Context, e artifact.MasteredCourseEntry, lo
 	if err != nil {
 		return v, exitcode.With(exitcode.Rejected, fmt.Errorf("G2: course %s: %w", e.CourseID, err))
 	}
-	passes, err := drivePlan(ctx, plan, vts, loaded, nil)
+	passes, err := p.drivePlan(ctx, plan, vts, loaded)
 	if err != nil {
 		return v, err
 	}
