@@ -125,17 +125,34 @@ func (p *Pipeline) LoadCourse(ctx context.Context, subject, courseDigest string)
 // loadCourse reads a course and compiles its plan; a course whose set does
 // not match its validated_set_sha is refused.
 func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
+	in, err := p.loadCourseData(ctx, spec, courseDigest)
+	if err != nil {
+		return CourseInputs{}, err
+	}
+	return in, p.compileCourse(ctx, spec, &in)
+}
+
+// compileCourse reads the course's YAML and compiles its plan into in.
+func (p *Pipeline) compileCourse(ctx context.Context, spec stage.Spec, in *CourseInputs) error {
+	yaml, err := stage.LoadBytes(ctx, p.Env, spec, in.Course.CourseSHA256)
+	if err != nil {
+		return err
+	}
+	plan, err := compile.Compile(in.Course, yaml)
+	if err != nil {
+		return &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
+	}
+	in.YAML, in.Plan = yaml, plan
+	return nil
+}
+
+// loadCourseData reads a course and its validated set, not its YAML nor
+// its plan; a course whose set does not match its validated_set_sha is
+// refused.
+func (p *Pipeline) loadCourseData(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
 	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
 	if err != nil {
 		return CourseInputs{}, err
-	}
-	yaml, err := stage.LoadBytes(ctx, p.Env, spec, course.CourseSHA256)
-	if err != nil {
-		return CourseInputs{}, err
-	}
-	plan, err := compile.Compile(course, yaml)
-	if err != nil {
-		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
 	}
 	vts, err := stage.Load[artifact.ValidatedTripleSet](ctx, p.Env, spec, course.ValidatedSetObject)
 	if err != nil {
@@ -145,7 +162,7 @@ func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest
 		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "validated_set_mismatch",
 			Detail: fmt.Sprintf("course names validated set %s, its object projects to %s", course.ValidatedSetSHA, sha)}
 	}
-	return CourseInputs{Course: course, CourseObject: courseDigest, YAML: yaml, Plan: plan, VTS: vts}, nil
+	return CourseInputs{Course: course, CourseObject: courseDigest, VTS: vts}, nil
 }
 
 // unreachedRecords audits the steps a user's own words do not reach, once

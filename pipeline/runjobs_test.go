@@ -2,6 +2,8 @@ package pipeline_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"formation/artifact"
@@ -47,5 +49,40 @@ func TestRunRecordSameForAnyJobs(t *testing.T) {
 				t.Fatalf("%d jobs, pass %d: %d events for %d results", jobs, i+1, len(events[i]), len(r.Results))
 			}
 		}
+	}
+}
+
+// Ratify reads the plan the run stage stored; should that object be gone,
+// it compiles the course again and reaches the same sealed report.
+func TestRatifyWithoutThePlanObject(t *testing.T) {
+	ctx := context.Background()
+	var reports []string
+	for _, dropPlan := range []bool{false, true} {
+		f := newFixture(t, microCourse())
+		for _, st := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run} {
+			if _, err := st(ctx, microSubject); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if dropPlan {
+			runDigest, err := f.p.Env.ResolveRef(ctx, microSubject, "run")
+			must(t, err)
+			raw, err := f.p.Env.Store.Get(ctx, runDigest)
+			must(t, err)
+			rec, err := artifact.Decode[artifact.RunRecord](raw)
+			must(t, err)
+			must(t, os.Remove(filepath.Join(f.storeDir, "objects", "sha256", rec.PlanObject[:2], rec.PlanObject)))
+			if ok, err := f.p.Env.Store.Has(ctx, rec.PlanObject); err != nil || ok {
+				t.Fatalf("plan object still there: %v %v", ok, err)
+			}
+		}
+		res, err := f.p.Ratify(ctx, microSubject)
+		if err != nil {
+			t.Fatalf("drop plan %v: %v", dropPlan, err)
+		}
+		reports = append(reports, res.Output)
+	}
+	if reports[0] != reports[1] {
+		t.Fatalf("reports differ: %s with the stored plan, %s compiled again", reports[0], reports[1])
 	}
 }
