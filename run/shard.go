@@ -78,7 +78,7 @@ func (s Shard) Owns(index int) bool { return index%s.Count == s.Index }
 // ShardStep is what one step observed in its shard, kept until the merge.
 // The versor condition is kept exactly (Go's shortest round-trip form; a
 // canonical document holds no float) because the merge decides halts on it
-// as RunPlan does.
+// as the Runner does.
 type ShardStep struct {
 	Step            int    `json:"step"`
 	TraceHash       string `json:"trace_hash"`
