@@ -184,6 +184,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
 	}
+	in.YAML = nil // compiled: the passes need only the plan, not its source
 	planBytes, err := artifact.Encode(in.Plan)
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
