@@ -10,9 +10,10 @@ import (
 
 // Manifold is the identity the runtime runs with: the identity pack's axes,
 // threshold and surface preferences, and the union of the identity and safety
-// boundaries. It is immutable: every accessor returns a copy, so nothing a
-// turn does can change it, and Hash recomputes from the contents each time so
-// that a change would show.
+// boundaries. It is immutable: its fields are unexported and set once by
+// Compose, and every accessor returns a copy, so nothing a turn does can
+// change it. Its hash is therefore computed once, by Compose, and read by
+// every turn (twice each) without re-encoding.
 type Manifold struct {
 	identityPackID string
 	safetyPackID   string
@@ -20,6 +21,7 @@ type Manifold struct {
 	boundaries     []string
 	threshold      float64
 	prefs          SurfacePreferences
+	hash           string // set by Compose, never written after
 }
 
 // Compose builds the manifold: safety contributes boundaries only; identity
@@ -44,6 +46,7 @@ func Compose(identity *IdentityPack, safety *SafetyPack) (*Manifold, error) {
 		return nil, &IdentityPackError{Reason: ReasonInvalidField, PackID: identity.PackID,
 			Detail: "compose manifold: not canonicalisable: " + err.Error(), Err: err}
 	}
+	m.hash = m.computeHash()
 	return m, nil
 }
 
@@ -88,11 +91,21 @@ func (m *Manifold) AlignmentThreshold() float64 { return m.threshold }
 // SurfacePreferences returns a copy of the identity pack's preferences.
 func (m *Manifold) SurfacePreferences() SurfacePreferences { return clonePreferences(m.prefs) }
 
-// Hash is the lowercase hex SHA-256 of CanonicalJSON. Compose has already
-// proven the manifold canonicalisable; should that ever stop holding, Hash
-// returns a non-hex marker that can never equal a real hash, so a before/after
-// comparison reports the change instead of skipping it.
+// Hash is the lowercase hex SHA-256 of CanonicalJSON, computed once by
+// Compose. A Manifold that did not come from Compose (a zero value) is hashed
+// on each call, without caching, so concurrent readers never race.
 func (m *Manifold) Hash() string {
+	if m.hash != "" {
+		return m.hash
+	}
+	return m.computeHash()
+}
+
+// computeHash hashes the canonical form. Compose has already proven the
+// manifold canonicalisable; should that ever stop holding, it returns a
+// non-hex marker that can never equal a real hash, so a before/after
+// comparison reports the change instead of skipping it.
+func (m *Manifold) computeHash() string {
 	b, err := m.CanonicalJSON()
 	if err != nil {
 		return "unhashable: " + err.Error()

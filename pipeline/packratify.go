@@ -282,7 +282,7 @@ func (p *Pipeline) packReport(ctx context.Context, src packSource, path string, 
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
-	passes, err := drivePlan(ctx, plan, vts, loaded, nil)
+	passes, err := p.drivePlan(ctx, plan, vts, loaded)
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}

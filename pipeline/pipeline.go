@@ -46,7 +46,7 @@ type Pipeline struct {
 	CoursesDir string             // the folder holding subject folders
 	Packs      packs.Options      // where packs are and whether unratified ones may load
 	Log        io.Writer          // human progress (stderr); never stdout
-	Jobs       int                // mining parallelism; 0 = number of CPUs
+	Jobs       int                // mining readers and run-stage runtimes at once; 0 = every CPU
 	EnableLLM  bool               // allow the LLM ideation adapter
 	LLM        mining.LLMProvider // nil: recorded generations (each llm source's output file)
 	IssuedAt   string             // overrides the subject file's issued_at

@@ -15,6 +15,7 @@ import (
 	"formation/reviewed"
 	"formation/run/compile"
 	"formation/stage"
+	"formation/store"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -73,13 +74,9 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 	if err != nil {
 		return stage.Output{}, err
 	}
-	in, err := p.loadCourse(ctx, spec, rec.CourseObject)
+	in, err := p.recordedCourse(ctx, spec, rec)
 	if err != nil {
 		return stage.Output{}, err
-	}
-	if in.Plan.PlanSHA256 != rec.PlanSHA256 || len(rec.Runs) != 2 {
-		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
-			Detail: fmt.Sprintf("run record names plan %s, the course compiles to %s", rec.PlanSHA256, in.Plan.PlanSHA256)}
 	}
 	priors, err := p.priorCourses(ctx, index, loaded)
 	if err != nil {
@@ -104,6 +101,33 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 	}
 	p.logf("ratify %s: ratified=%v (report seal %s)", spec.Subject, report.Ratified, report.ReportSHA256[:12])
 	return out, nil
+}
+
+// recordedCourse reads the course a run record names and the plan the run
+// stage compiled and stored for it, rather than compiling the course again.
+// The plan must be the record's (its plan_sha256); ratify.Ratify checks that
+// it is of the course and hashes to its own plan_sha256. A plan object that
+// is gone is compiled again from the course, and must then be the record's
+// all the same.
+func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec artifact.RunRecord) (CourseInputs, error) {
+	in, err := p.loadCourseData(ctx, spec, rec.CourseObject)
+	if err != nil {
+		return CourseInputs{}, err
+	}
+	in.Plan, err = stage.Load[artifact.FormationPlan](ctx, p.Env, spec, rec.PlanObject)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		if err := p.compileCourse(ctx, spec, &in); err != nil {
+			return CourseInputs{}, err
+		}
+	case err != nil:
+		return CourseInputs{}, err
+	}
+	if in.Plan.PlanSHA256 != rec.PlanSHA256 || len(rec.Runs) != 2 {
+		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
+			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, len(rec.Runs), in.Plan.PlanSHA256)}
+	}
+	return in, nil
 }
 
 // verdict turns a stored report that did not ratify into exit 3.
@@ -169,7 +193,7 @@ func (p *Pipeline) rerun(ctx context.Context, e artifact.MasteredCourseEntry, lo
 	if err != nil {
 		return v, exitcode.With(exitcode.Rejected, fmt.Errorf("G2: course %s: %w", e.CourseID, err))
 	}
-	passes, err := drivePlan(ctx, plan, vts, loaded, nil)
+	passes, err := p.drivePlan(ctx, plan, vts, loaded)
 	if err != nil {
 		return v, err
 	}

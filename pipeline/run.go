@@ -1,10 +1,13 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	goruntime "runtime"
 
 	"formation/artifact"
 	"formation/audit"
@@ -122,17 +125,34 @@ func (p *Pipeline) LoadCourse(ctx context.Context, subject, courseDigest string)
 // loadCourse reads a course and compiles its plan; a course whose set does
 // not match its validated_set_sha is refused.
 func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
+	in, err := p.loadCourseData(ctx, spec, courseDigest)
+	if err != nil {
+		return CourseInputs{}, err
+	}
+	return in, p.compileCourse(ctx, spec, &in)
+}
+
+// compileCourse reads the course's YAML and compiles its plan into in.
+func (p *Pipeline) compileCourse(ctx context.Context, spec stage.Spec, in *CourseInputs) error {
+	yaml, err := stage.LoadBytes(ctx, p.Env, spec, in.Course.CourseSHA256)
+	if err != nil {
+		return err
+	}
+	plan, err := compile.Compile(in.Course, yaml)
+	if err != nil {
+		return &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
+	}
+	in.YAML, in.Plan = yaml, plan
+	return nil
+}
+
+// loadCourseData reads a course and its validated set, not its YAML nor
+// its plan; a course whose set does not match its validated_set_sha is
+// refused.
+func (p *Pipeline) loadCourseData(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
 	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
 	if err != nil {
 		return CourseInputs{}, err
-	}
-	yaml, err := stage.LoadBytes(ctx, p.Env, spec, course.CourseSHA256)
-	if err != nil {
-		return CourseInputs{}, err
-	}
-	plan, err := compile.Compile(course, yaml)
-	if err != nil {
-		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
 	}
 	vts, err := stage.Load[artifact.ValidatedTripleSet](ctx, p.Env, spec, course.ValidatedSetObject)
 	if err != nil {
@@ -142,7 +162,7 @@ func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest
 		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "validated_set_mismatch",
 			Detail: fmt.Sprintf("course names validated set %s, its object projects to %s", course.ValidatedSetSHA, sha)}
 	}
-	return CourseInputs{Course: course, CourseObject: courseDigest, YAML: yaml, Plan: plan, VTS: vts}, nil
+	return CourseInputs{Course: course, CourseObject: courseDigest, VTS: vts}, nil
 }
 
 // unreachedRecords audits the steps a user's own words do not reach, once
@@ -164,6 +184,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
 	}
+	in.YAML = nil // compiled: the passes need only the plan, not its source
 	planBytes, err := artifact.Encode(in.Plan)
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
@@ -172,27 +193,27 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
 	}
+	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
+		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
 	done, total := int64(0), int64(2*len(in.Plan.Steps))
-	passes, err := drive(ctx, in, loaded, func() {
+	opts := run.Options{Jobs: p.jobs(), OnStep: func() {
 		done++
 		p.progress("run", "steps", done, total)
+	}}
+	// Each step's event goes to the store as it is recorded: the events of
+	// a run are never held whole.
+	var passes [2]run.Pass
+	rec.EventsObject, err = spool(ctx, p.Env.Store, func(w io.Writer) error {
+		opts.Events = w
+		var err error
+		passes, err = drive(ctx, in, loaded, opts)
+		return err
 	})
 	if err != nil {
 		return artifact.RunRecord{}, nil, err
 	}
-	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
-		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
-	events := make([][]any, 0, len(passes))
 	for _, ps := range passes {
 		rec.Runs = append(rec.Runs, ps.Output)
-		events = append(events, ps.Events)
-	}
-	eventBytes, err := artifact.Encode(events)
-	if err != nil {
-		return artifact.RunRecord{}, nil, err
-	}
-	if rec.EventsObject, err = p.Env.Store.Put(ctx, eventBytes); err != nil {
-		return artifact.RunRecord{}, nil, err
 	}
 	p.logf("run %s: %d steps, pass 1 %s, pass 2 %s", spec.Subject, len(in.Plan.Steps), passSummary(passes[0].Output), passSummary(passes[1].Output))
 	if n := len(passes[0].Unreached); n > 0 {
@@ -214,21 +235,61 @@ func passSummary(o artifact.RunOutput) string {
 	return fmt.Sprintf("%d/%d accepted", accepted, len(o.Results))
 }
 
-// passDriver produces the two passes over a loaded course's plan; onStep
-// (may be nil) hears each step driven, for a progress display.
-type passDriver func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, onStep func()) ([2]run.Pass, error)
+// passDriver produces the two passes over a loaded course's plan with
+// opts' jobs, its events written to opts.Events and opts.OnStep (may be nil)
+// called after each step.
+type passDriver func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error)
 
 // driveRuntime is the run stage's own driver: the plan through the runtime.
-func driveRuntime(ctx context.Context, in CourseInputs, loaded *packs.Loaded, onStep func()) ([2]run.Pass, error) {
-	return drivePlan(ctx, in.Plan, in.VTS, loaded, onStep)
+func driveRuntime(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error) {
+	passes, err := run.DrivePlan(ctx, in.Plan, in.VTS, loaded, opts)
+	return passes, haltOf(err)
 }
 
-// drivePlan drives a plan through the runtime (run.DrivePlan) for a caller
-// inside a stage frame: a run refusal becomes a stage.Halt, so the frame
-// audits it under the run's reason code. onStep (may be nil) hears each step.
-func drivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, onStep func()) ([2]run.Pass, error) {
-	passes, err := run.DrivePlan(ctx, plan, vts, loaded, run.Options{OnStep: onStep})
+// drivePlan drives a plan through the runtime (run.DrivePlan), its events
+// discarded, for a caller inside a stage frame that needs only the verdicts
+// (ratify's G2, pack ratification): a run refusal becomes a stage.Halt, so
+// the frame audits it under the run's reason code.
+func (p *Pipeline) drivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded) ([2]run.Pass, error) {
+	passes, err := run.DrivePlan(ctx, plan, vts, loaded, run.Options{Jobs: p.jobs()})
 	return passes, haltOf(err)
+}
+
+// jobs is how many steps of a pass run at once: Jobs, or else every CPU
+// the process may use.
+func (p *Pipeline) jobs() int {
+	if p.Jobs > 0 {
+		return p.Jobs
+	}
+	return goruntime.GOMAXPROCS(0)
+}
+
+// spool streams what write writes into the store, hashing as it goes, and
+// returns the object's digest. The object exists only if write succeeds;
+// write's own error is returned as it is (a run refusal stays one).
+func spool(ctx context.Context, s store.Store, write func(io.Writer) error) (string, error) {
+	pr, pw := io.Pipe()
+	type put struct {
+		digest string
+		err    error
+	}
+	done := make(chan put, 1)
+	go func() {
+		d, _, err := s.PutReader(ctx, pr)
+		pr.CloseWithError(err) // a failed put stops the writer too
+		done <- put{d, err}
+	}()
+	bw := bufio.NewWriterSize(pw, 256<<10)
+	err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	pw.CloseWithError(err) // nil: the reader sees the end of the object
+	res := <-done
+	if err != nil {
+		return "", err
+	}
+	return res.digest, res.err
 }
 
 // haltOf maps a run refusal anywhere in err's chain to a stage.Halt with the

@@ -35,8 +35,9 @@ func syntheticBundle(n int) artifact.SmeltedBundle {
 // BenchmarkBackHalf runs forge, compose, run and ratify on synthetic subjects
 // and reports the seconds each stage took; then a second pass over the same
 // inputs (all cache hits) and its share of the first. Sizes come from
-// FORMATION_SCALE (comma-separated; default 1000). scripts/bench.sh runs one
-// size per process to read peak memory.
+// FORMATION_SCALE (comma-separated; default 1000), the run stage's pool from
+// FORMATION_JOBS (default: every CPU). scripts/bench.sh runs one size per
+// process to read peak memory.
 func BenchmarkBackHalf(b *testing.B) {
 	sizes := []int{1000}
 	if env := os.Getenv("FORMATION_SCALE"); env != "" {
@@ -61,6 +62,13 @@ func BenchmarkBackHalf(b *testing.B) {
 func benchBackHalf(b *testing.B, n int) {
 	ctx := context.Background()
 	f := newFixtureTB(b, syntheticBundle(n))
+	if env := os.Getenv("FORMATION_JOBS"); env != "" {
+		jobs, err := strconv.Atoi(env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.p.Jobs = jobs
+	}
 	stages := []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run, f.p.Ratify}
 	names := []string{"forge", "compose", "run", "ratify"}
 	start := time.Now()

@@ -2,12 +2,16 @@
 // course and its run record:
 //
 //   - run/compile turns the course's YAML into a typed plan;
-//   - RunPlan (runner.go) drives a plan's steps in order through a step
-//     function and records what each observed, halting at the first state
-//     that breaks versor closure;
+//   - Runner (runner.go) drives a plan's steps through step functions, on
+//     as many goroutines as it has step functions, and records what each
+//     observed in step order, halting at the first state that breaks versor
+//     closure; each recorded step's event is encoded as it is produced and
+//     handed on, never held for the whole pass;
 //   - DrivePlan (shim.go) is the thin shim over the real chat runtime: it
 //     builds the course's knowledge index once and runs the whole plan twice,
-//     each step in a fresh runtime session, and takes the user's path too:
+//     each step in a fresh runtime session (a pool of runtimes over that one
+//     index, Options.Jobs of them), writes the events object as it goes
+//     (Options.Events), and takes the user's path too:
 //     a seed, an introduction or a counter-claim probe whose own utterance,
 //     typed as chat input, does not read as that step is not accepted (a
 //     probe: counts as accepted) and is reported (Pass.Unreached).

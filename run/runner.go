@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	"formation/artifact"
+	"formation/canon"
 	"formation/runtime/algebra"
 )
 
@@ -16,7 +18,7 @@ type Observation struct {
 	VersorCondition float64
 	Accepted        bool
 	HasProvenance   bool
-	Event           any // the runtime's TurnEvent for the step, kept in the run record
+	Event           any // the runtime's TurnEvent for the step, kept in the events object
 	// Unreached, when not empty, says what the step's utterance reads as
 	// when a user types it: the user's path does not reach the step.
 	Unreached string
@@ -30,8 +32,12 @@ type Unreached struct {
 	Reading   string // what the runtime read instead
 }
 
-// StepFunc drives one plan step through the runtime.
+// StepFunc drives one plan step that is not a replay assertion.
 type StepFunc func(ctx context.Context, index int, step artifact.PlanStep) (Observation, error)
+
+// ReplayFunc observes a replay assertion over prior, the trace hashes of
+// every earlier step of the pass, in step order.
+type ReplayFunc func(ctx context.Context, index int, step artifact.PlanStep, prior []string) (Observation, error)
 
 // HaltError is returned by a StepFunc whose runtime refused to commit a state
 // (a closure violation surfaced as a typed error); the runner records it as
@@ -42,50 +48,180 @@ type HaltError struct {
 
 func (e *HaltError) Error() string { return e.Reason }
 
-// Pass is one pass over a plan: the results and the events of each step,
-// and the steps a user's own words do not reach (not part of the record:
-// their results say so, the stage audits them).
+// Pass is one pass over a plan: the results of each step, and the steps a
+// user's own words do not reach (not part of the record: their results say
+// so, the stage audits them). The steps' events are not kept: the runner
+// hands each one on as it is recorded (Runner.Event).
 type Pass struct {
 	Output    artifact.RunOutput
-	Events    []any
 	Unreached []Unreached
 }
 
-// RunPlan drives the steps in order. The halting step is not recorded, as in
-// the original; unlike the original, NaN halts too (a NaN condition is not
-// closure).
-func RunPlan(ctx context.Context, plan artifact.FormationPlan, step StepFunc) (Pass, error) {
-	p := Pass{Output: artifact.RunOutput{Results: []artifact.StepResult{}, HaltStepIndex: -1}, Events: []any{}}
+// Runner drives one pass over a plan. Every step but a replay assertion is
+// a session of its own, so the steps run on len(Steps) goroutines at once,
+// each with its own step function; what they observe is taken in step order,
+// so the pass, and the order in which Event hears the events, is the same
+// for any number of them. A replay assertion waits for every earlier step.
+type Runner struct {
+	// Steps are the step functions, one per goroutine; each is called by
+	// its own goroutine only. At least one.
+	Steps []StepFunc
+	// Replay observes the plan's replay assertions.
+	Replay ReplayFunc
+	// Event, when not nil, hears the canonical JSON of each recorded step's
+	// event, in step order.
+	Event func(event []byte) error
+	// OnStep, when not nil, is called after each step taken, in step order.
+	OnStep func()
+}
+
+// outcome is what a worker hands back for one step.
+type outcome struct {
+	obs   Observation
+	event []byte
+	err   error
+	// encodeErr is an event that would not encode: an error only if the
+	// step is recorded (a halting step's event never is).
+	encodeErr error
+}
+
+// Run drives the steps. The halting step is not recorded, as in the
+// original; unlike the original, NaN halts too (a NaN condition is not
+// closure). Steps past the first halt or error may have run on other
+// goroutines; nothing of theirs is kept.
+func (r Runner) Run(ctx context.Context, plan artifact.FormationPlan) (Pass, error) {
+	if len(r.Steps) == 0 {
+		return Pass{}, fmt.Errorf("run: a runner needs at least one step function")
+	}
+	p := Pass{Output: artifact.RunOutput{Results: []artifact.StepResult{}, HaltStepIndex: -1}}
+	work, slots, stop := r.start(ctx, plan)
+	defer stop()
+	window := len(slots)
+	next := 0 // the next step to hand to a worker
 	for i, s := range plan.Steps {
+		for ; next < len(plan.Steps) && next < i+window; next++ {
+			if plan.Steps[next].StepType != artifact.StepReplayAssertion {
+				work <- next
+			}
+		}
 		if err := ctx.Err(); err != nil {
 			return p, err
 		}
-		obs, err := step(ctx, i, s)
-		if he, ok := err.(*HaltError); ok {
-			p.Output.Halted, p.Output.HaltStepIndex, p.Output.HaltReason = true, i, he.Reason
-			return p, nil
+		var out outcome
+		if s.StepType == artifact.StepReplayAssertion {
+			out = r.replay(ctx, i, s, p.Output.Results)
+		} else {
+			out = <-slots[i%window]
 		}
-		if err != nil {
-			return p, fmt.Errorf("run: step %d (%s): %w", i, s.StepType, err)
+		if r.OnStep != nil {
+			r.OnStep()
 		}
-		if math.IsNaN(obs.VersorCondition) || obs.VersorCondition >= algebra.ClosureBound {
-			p.Output.Halted, p.Output.HaltStepIndex = true, i
-			p.Output.HaltReason = haltReason(obs.VersorCondition)
-			return p, nil
-		}
-		p.Output.Results = append(p.Output.Results, artifact.StepResult{
-			StepType: s.StepType, Payload: s.Payload, TraceHash: obs.TraceHash,
-			VersorConditionRepr: ConditionRepr(obs.VersorCondition),
-			Accepted:            obs.Accepted, HasProvenance: obs.HasProvenance,
-		})
-		p.Events = append(p.Events, obs.Event)
-		if obs.Unreached != "" {
-			u, _ := s.Payload["utterance"].(string)
-			p.Unreached = append(p.Unreached, Unreached{Index: i, StepType: s.StepType, Utterance: u, Reading: obs.Unreached})
+		halted, err := r.record(&p, i, s, out)
+		if halted || err != nil {
+			return p, err
 		}
 	}
 	return p, nil
 }
+
+// start runs one worker per step function. Step i's outcome arrives on
+// slots[i % len(slots)]; the caller hands out a step only when its slot has
+// been emptied, so no send ever blocks and the steps in flight (and the
+// events held) stay bounded. stop cancels what is still running and waits
+// for every worker.
+func (r Runner) start(ctx context.Context, plan artifact.FormationPlan) (work chan<- int, slots []chan outcome, stop func()) {
+	window := 2 * len(r.Steps)
+	slots = make([]chan outcome, window)
+	for i := range slots {
+		slots[i] = make(chan outcome, 1)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	queue := make(chan int, window)
+	var wg sync.WaitGroup
+	for _, step := range r.Steps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range queue {
+				slots[i%window] <- r.drive(ctx, step, i, plan.Steps[i])
+			}
+		}()
+	}
+	return queue, slots, func() {
+		cancel()
+		close(queue)
+		wg.Wait()
+	}
+}
+
+// drive runs one step on a worker and encodes its event there, so that
+// encoding runs in parallel too.
+func (r Runner) drive(ctx context.Context, step StepFunc, i int, s artifact.PlanStep) outcome {
+	if err := ctx.Err(); err != nil {
+		return outcome{err: err}
+	}
+	obs, err := step(ctx, i, s)
+	return r.encode(obs, err)
+}
+
+func (r Runner) replay(ctx context.Context, i int, s artifact.PlanStep, done []artifact.StepResult) outcome {
+	if r.Replay == nil {
+		return outcome{err: fmt.Errorf("run: no replay function for a replay assertion")}
+	}
+	prior := make([]string, len(done))
+	for j, d := range done {
+		prior[j] = d.TraceHash
+	}
+	obs, err := r.Replay(ctx, i, s, prior)
+	return r.encode(obs, err)
+}
+
+func (r Runner) encode(obs Observation, err error) outcome {
+	out := outcome{obs: obs, err: err}
+	if err == nil && r.Event != nil {
+		out.event, out.encodeErr = canon.Marshal(obs.Event)
+	}
+	return out
+}
+
+// record adds step i's outcome to the pass; halted is true when the pass
+// ends at it.
+func (r Runner) record(p *Pass, i int, s artifact.PlanStep, out outcome) (halted bool, err error) {
+	if he, ok := out.err.(*HaltError); ok {
+		p.Output.Halted, p.Output.HaltStepIndex, p.Output.HaltReason = true, i, he.Reason
+		return true, nil
+	}
+	if out.err != nil {
+		return true, fmt.Errorf("run: step %d (%s): %w", i, s.StepType, out.err)
+	}
+	obs := out.obs
+	if breaksClosure(obs.VersorCondition) {
+		p.Output.Halted, p.Output.HaltStepIndex = true, i
+		p.Output.HaltReason = haltReason(obs.VersorCondition)
+		return true, nil
+	}
+	if out.encodeErr != nil {
+		return true, fmt.Errorf("run: step %d (%s): event: %w", i, s.StepType, out.encodeErr)
+	}
+	p.Output.Results = append(p.Output.Results, artifact.StepResult{
+		StepType: s.StepType, Payload: s.Payload, TraceHash: obs.TraceHash,
+		VersorConditionRepr: ConditionRepr(obs.VersorCondition),
+		Accepted:            obs.Accepted, HasProvenance: obs.HasProvenance,
+	})
+	if r.Event != nil {
+		if err := r.Event(out.event); err != nil {
+			return true, fmt.Errorf("run: step %d (%s): event: %w", i, s.StepType, err)
+		}
+	}
+	if obs.Unreached != "" {
+		u, _ := s.Payload["utterance"].(string)
+		p.Unreached = append(p.Unreached, Unreached{Index: i, StepType: s.StepType, Utterance: u, Reading: obs.Unreached})
+	}
+	return false, nil
+}
+
+// breaksClosure is the halting test on a measured condition.
+func breaksClosure(v float64) bool { return math.IsNaN(v) || v >= algebra.ClosureBound }
 
 // haltReason is the halt reason a run record keeps for a state at condition
 // v, measured or refused by the runtime. The bound prints as Go's shortest

@@ -17,6 +17,11 @@ func plan(n int) artifact.FormationPlan {
 	return p
 }
 
+// runPlan drives p on one goroutine through step.
+func runPlan(p artifact.FormationPlan, step run.StepFunc) (run.Pass, error) {
+	return run.Runner{Steps: []run.StepFunc{step}}.Run(context.Background(), p)
+}
+
 func TestHaltAtThresholdInclusive(t *testing.T) {
 	for _, c := range []struct {
 		v      float64
@@ -28,7 +33,7 @@ func TestHaltAtThresholdInclusive(t *testing.T) {
 		{1.0e-7, false, ""},
 		{math.NaN(), true, "versor_condition nan >= 1e-06"},
 	} {
-		p, err := run.RunPlan(context.Background(), plan(3), func(_ context.Context, i int, _ artifact.PlanStep) (run.Observation, error) {
+		p, err := runPlan(plan(3), func(_ context.Context, i int, _ artifact.PlanStep) (run.Observation, error) {
 			v := 0.0
 			if i == 1 {
 				v = c.v
@@ -51,7 +56,7 @@ func TestHaltAtThresholdInclusive(t *testing.T) {
 }
 
 func TestTypedHaltFromRuntime(t *testing.T) {
-	p, err := run.RunPlan(context.Background(), plan(2), func(_ context.Context, i int, _ artifact.PlanStep) (run.Observation, error) {
+	p, err := runPlan(plan(2), func(_ context.Context, i int, _ artifact.PlanStep) (run.Observation, error) {
 		return run.Observation{}, &run.HaltError{Reason: "closure violated"}
 	})
 	if err != nil || !p.Output.Halted || p.Output.HaltStepIndex != 0 || p.Output.HaltReason != "closure violated" {

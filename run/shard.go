@@ -3,15 +3,11 @@ package run
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"formation/artifact"
-	"formation/internal/exitcode"
 	"formation/packs"
-	"formation/runtime"
-	"formation/runtime/algebra"
 	"formation/runtime/field"
 	"formation/runtime/knowledge"
 )
@@ -82,7 +78,7 @@ func (s Shard) Owns(index int) bool { return index%s.Count == s.Index }
 // ShardStep is what one step observed in its shard, kept until the merge.
 // The versor condition is kept exactly (Go's shortest round-trip form; a
 // canonical document holds no float) because the merge decides halts on it
-// as RunPlan does.
+// as the Runner does.
 type ShardStep struct {
 	Step            int    `json:"step"`
 	TraceHash       string `json:"trace_hash"`
@@ -117,8 +113,9 @@ func DriveShard(ctx context.Context, plan artifact.FormationPlan, vts artifact.V
 	if err != nil {
 		return out, rejected(ReasonKnowledgeRejected, err)
 	}
+	counters := counterSet(vts)
 	for pass := range out.Passes {
-		step, _, err := passStep(k, vts, loaded, operator)
+		step, _, err := passStep(k, counters, loaded, operator)
 		if err != nil {
 			return out, err
 		}
@@ -149,27 +146,14 @@ func DriveShard(ctx context.Context, plan artifact.FormationPlan, vts artifact.V
 	return out, nil
 }
 
-// passStep is the step function of one pass, as DrivePlan builds it: a
-// runtime of its own over the shared knowledge, the shim over it.
-func passStep(k *knowledge.Knowledge, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, operator field.Operator) (StepFunc, *runtime.Runtime, error) {
-	mem := &lastEvent{}
-	rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
-	if err != nil {
-		return nil, nil, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
-	}
-	return shim(rt, mem, counterSet(vts)), rt, nil
-}
-
-// breaksClosure is RunPlan's halting test on a measured condition.
-func breaksClosure(v float64) bool { return math.IsNaN(v) || v >= algebra.ClosureBound }
-
 // MergeShards rebuilds both passes of DrivePlan from every shard's steps
-// (shards[i] is shard i of len(shards)): RunPlan walks the plan in order,
+// (shards[i] is shard i of len(shards)): a Runner walks the plan in order,
 // taking each step's observation from its shard and computing each replay
 // assertion over the trace hashes before it, so halts, results and events
-// come out as an unsharded run records them. Shards that do not cover the
+// (written to opts.Events) come out as an unsharded run records them;
+// opts.Jobs is not used, a merge runs no turn. Shards that do not cover the
 // plan exactly are refused with an *Error (shard_inconsistent).
-func MergeShards(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, operator field.Operator, shards []ShardRun) ([2]Pass, error) {
+func MergeShards(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, opts Options, shards []ShardRun) ([2]Pass, error) {
 	var passes [2]Pass
 	byStep, err := indexShards(plan, shards)
 	if err != nil {
@@ -179,51 +163,47 @@ func MergeShards(ctx context.Context, plan artifact.FormationPlan, vts artifact.
 	if err != nil {
 		return passes, rejected(ReasonKnowledgeRejected, err)
 	}
+	events := newEventsWriter(opts.Events)
 	for pass := range passes {
-		_, rt, err := passStep(k, vts, loaded, operator)
+		_, rt, err := passStep(k, counterSet(vts), loaded, opts.Operator)
 		if err != nil {
 			return passes, err
 		}
-		var prior []string
-		passes[pass], err = RunPlan(ctx, plan, func(_ context.Context, i int, s artifact.PlanStep) (Observation, error) {
-			obs, err := mergedStep(rt, byStep[pass], i, s, prior)
-			if err == nil {
-				prior = append(prior, obs.TraceHash)
-			}
-			return obs, err
-		})
-		if err != nil {
+		r := Runner{Steps: []StepFunc{shardStep(byStep[pass])}, Replay: replayStep(rt), OnStep: opts.OnStep}
+		if events != nil {
+			r.Event = events.event
+		}
+		if err := events.beginPass(); err != nil {
+			return passes, err
+		}
+		if passes[pass], err = r.Run(ctx, plan); err != nil {
+			return passes, err
+		}
+		if err := events.endPass(); err != nil {
 			return passes, err
 		}
 	}
-	return passes, nil
+	return passes, events.close()
 }
 
-// mergedStep is the observation of step i in a merge: the shard's, or, for
-// a replay assertion, one computed as the shim computes it.
-func mergedStep(rt *runtime.Runtime, steps map[int]ShardStep, i int, s artifact.PlanStep, prior []string) (Observation, error) {
-	if s.StepType == artifact.StepReplayAssertion {
-		obs, err := rt.NewSession().ReplayObservation(prior)
-		if err != nil {
-			return Observation{}, err
+// shardStep is the observation of step i in a merge: the one its shard
+// recorded.
+func shardStep(steps map[int]ShardStep) StepFunc {
+	return func(_ context.Context, i int, _ artifact.PlanStep) (Observation, error) {
+		st, ok := steps[i]
+		if !ok {
+			return Observation{}, inconsistent(fmt.Errorf("step %d is in no shard", i))
 		}
-		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition, Accepted: obs.Accepted,
-			HasProvenance: obs.HasProvenance,
-			Event:         map[string]any{"step_type": s.StepType, "trace_hash": obs.TraceHash, "bound_trace_hashes": len(prior)}}, nil
+		if st.Halt != "" {
+			return Observation{}, &HaltError{Reason: st.Halt}
+		}
+		v, err := strconv.ParseFloat(st.VersorCondition, 64)
+		if err != nil {
+			return Observation{}, inconsistent(fmt.Errorf("step %d: versor condition %q: %w", i, st.VersorCondition, err))
+		}
+		return Observation{TraceHash: st.TraceHash, VersorCondition: v, Accepted: st.Accepted,
+			HasProvenance: st.HasProvenance, Event: st.Event, Unreached: st.Unreached}, nil
 	}
-	st, ok := steps[i]
-	if !ok {
-		return Observation{}, inconsistent(fmt.Errorf("step %d is in no shard", i))
-	}
-	if st.Halt != "" {
-		return Observation{}, &HaltError{Reason: st.Halt}
-	}
-	v, err := strconv.ParseFloat(st.VersorCondition, 64)
-	if err != nil {
-		return Observation{}, inconsistent(fmt.Errorf("step %d: versor condition %q: %w", i, st.VersorCondition, err))
-	}
-	return Observation{TraceHash: st.TraceHash, VersorCondition: v, Accepted: st.Accepted,
-		HasProvenance: st.HasProvenance, Event: st.Event, Unreached: st.Unreached}, nil
 }
 
 // indexShards maps each pass's steps by index, refusing a step that its

@@ -36,40 +36,42 @@ func shardAll(t *testing.T, plan artifact.FormationPlan, vts artifact.ValidatedT
 	return out
 }
 
-// sameEncoding compares two pairs of passes by the bytes a run record and
-// its events object would hold.
-func sameEncoding(t *testing.T, what string, want, got [2]run.Pass) {
+// sameEncoding compares two runs by the bytes a run record and its events
+// object would hold.
+func sameEncoding(t *testing.T, what string, want, got driven) {
 	t.Helper()
-	for i := range want {
-		for _, part := range []struct {
-			name string
-			a, b any
-		}{{"output", want[i].Output, got[i].Output}, {"events", want[i].Events, got[i].Events}} {
-			a, err := artifact.Encode(part.a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := artifact.Encode(part.b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(a, b) {
-				t.Fatalf("%s: pass %d %s differs from the unsharded run's", what, i+1, part.name)
-			}
+	for i := range want.passes {
+		a, err := artifact.Encode(want.passes[i].Output)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := artifact.Encode(got.passes[i].Output)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: pass %d output differs from the unsharded run's", what, i+1)
 		}
 	}
+	if !bytes.Equal(want.events, got.events) {
+		t.Fatalf("%s: the events differ from the unsharded run's", what)
+	}
+}
+
+// merge merges shards, its events written to a buffer.
+func merge(t *testing.T, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, op field.Operator, shards []run.ShardRun) (driven, error) {
+	t.Helper()
+	var events bytes.Buffer
+	passes, err := run.MergeShards(context.Background(), plan, vts, shippedPacks(t), run.Options{Operator: op, Events: &events}, shards)
+	return driven{passes: passes, events: events.Bytes()}, err
 }
 
 // Any number of shards, merged, gives DrivePlan's passes byte for byte,
 // replay assertions included; more shards than steps leaves some empty.
 func TestShardsMergeToDrivePlan(t *testing.T) {
-	ctx := context.Background()
 	plan, vts := microPlan(t)
 	loaded := shippedPacks(t)
-	want, err := run.DrivePlan(ctx, plan, vts, loaded, run.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := drive(t, plan, vts, loaded, run.Options{})
 	replays := 0
 	for _, s := range plan.Steps {
 		if s.StepType == artifact.StepReplayAssertion {
@@ -80,7 +82,7 @@ func TestShardsMergeToDrivePlan(t *testing.T) {
 		t.Fatal("the micro-course has no replay assertion to merge")
 	}
 	for _, k := range []int{1, 2, 3, 4, 7, len(plan.Steps) + 3} {
-		got, err := run.MergeShards(ctx, plan, vts, loaded, nil, shardAll(t, plan, vts, nil, k))
+		got, err := merge(t, plan, vts, nil, shardAll(t, plan, vts, nil, k))
 		if err != nil {
 			t.Fatalf("merge of %d shards: %v", k, err)
 		}
@@ -91,13 +93,9 @@ func TestShardsMergeToDrivePlan(t *testing.T) {
 // A runtime that refuses to commit halts every shard at its first step;
 // the merge halts where the unsharded run does.
 func TestShardsMergeAHalt(t *testing.T) {
-	ctx := context.Background()
 	plan, vts := microPlan(t)
 	drift := func(tr field.Transition) algebra.MV { return algebra.Scale(field.Conjugate(tr), 1+1e-3) }
-	want, err := run.DrivePlan(ctx, plan, vts, shippedPacks(t), run.Options{Operator: drift})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := drive(t, plan, vts, shippedPacks(t), run.Options{Operator: drift})
 	shards := shardAll(t, plan, vts, drift, 3)
 	for i, sh := range shards {
 		for pass, steps := range sh.Passes {
@@ -106,7 +104,7 @@ func TestShardsMergeAHalt(t *testing.T) {
 			}
 		}
 	}
-	got, err := run.MergeShards(ctx, plan, vts, shippedPacks(t), drift, shards)
+	got, err := merge(t, plan, vts, drift, shards)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +114,6 @@ func TestShardsMergeAHalt(t *testing.T) {
 // A halt recorded by a shard in the middle of the plan stops the merged
 // pass there: the steps before it are results, none after.
 func TestMergeStopsAtTheFirstHalt(t *testing.T) {
-	ctx := context.Background()
 	plan, vts := microPlan(t)
 	shards := shardAll(t, plan, vts, nil, 2)
 	at := 3
@@ -129,22 +126,21 @@ func TestMergeStopsAtTheFirstHalt(t *testing.T) {
 			first[i] = run.ShardStep{Step: at, Halt: "versor_condition 2.001e-03 >= 1e-06"}
 		}
 	}
-	got, err := run.MergeShards(ctx, plan, vts, shippedPacks(t), nil, shards)
+	got, err := merge(t, plan, vts, nil, shards)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := got[0].Output
-	if !o.Halted || o.HaltStepIndex != at || len(o.Results) != at || len(got[0].Events) != at || o.HaltReason != "versor_condition 2.001e-03 >= 1e-06" {
+	o := got.passes[0].Output
+	if !o.Halted || o.HaltStepIndex != at || len(o.Results) != at || len(eventsOf(t, got.events)[0]) != at || o.HaltReason != "versor_condition 2.001e-03 >= 1e-06" {
 		t.Fatalf("pass 1: halted=%v at %d, %d results: %q", o.Halted, o.HaltStepIndex, len(o.Results), o.HaltReason)
 	}
-	if got[1].Output.Halted || len(got[1].Output.Results) != len(plan.Steps) {
-		t.Fatalf("pass 2 halted too: %+v", got[1].Output.Halted)
+	if got.passes[1].Output.Halted || len(got.passes[1].Output.Results) != len(plan.Steps) {
+		t.Fatalf("pass 2 halted too: %+v", got.passes[1].Output.Halted)
 	}
 }
 
 // Shards that do not cover the plan exactly are refused, exit 65.
 func TestMergeRefusesInconsistentShards(t *testing.T) {
-	ctx := context.Background()
 	plan, vts := microPlan(t)
 	good := shardAll(t, plan, vts, nil, 2)
 	clone := func() []run.ShardRun {
@@ -178,7 +174,7 @@ func TestMergeRefusesInconsistentShards(t *testing.T) {
 		"no shards":     {nil, "0 shards"},
 		"one pass":      {onePass, "holds 1 passes"},
 	} {
-		_, err := run.MergeShards(ctx, plan, vts, shippedPacks(t), nil, c.shards)
+		_, err := merge(t, plan, vts, nil, c.shards)
 		var re *run.Error
 		if !errors.As(err, &re) || re.Reason != run.ReasonShardInconsistent || exitcode.Of(err) != exitcode.Rejected || !strings.Contains(err.Error(), c.detail) {
 			t.Errorf("%s: %v", name, err)

@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 
 	"formation/artifact"
 	"formation/internal/exitcode"
@@ -13,18 +15,27 @@ import (
 	"formation/runtime/trace"
 )
 
-// Options adjust DrivePlan; the zero value is the production run.
+// Options adjust DrivePlan; the zero value is the production run on one
+// goroutine, its events discarded.
 type Options struct {
 	// Operator, when not nil, replaces the field operator (tests inject a
 	// drifting one).
 	Operator field.Operator
-	// OnStep, when not nil, is called after every step of either pass, for
-	// a progress display.
+	// OnStep, when not nil, is called after every step of either pass, in
+	// step order, for a progress display.
 	OnStep func()
+	// Jobs is how many steps of a pass run at once, each goroutine with a
+	// runtime of its own over the one read-only knowledge index; below 1
+	// means 1. The passes and the events are the same for any value.
+	Jobs int
+	// Events, when not nil, receives the events object as the steps are
+	// recorded: a canonical JSON array of one array per pass, holding each
+	// recorded step's TurnEvent in step order.
+	Events io.Writer
 }
 
 // DrivePlan builds the course's knowledge index once and runs the whole plan
-// twice through the real runtime, each pass in a runtime of its own and each
+// twice through the real runtime, each pass in runtimes of its own and each
 // step in a fresh session over that index. An input that cannot be run is
 // refused with an *Error; a pass that breaks closure is a result.
 func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, opts Options) ([2]Pass, error) {
@@ -33,36 +44,67 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 	if err != nil {
 		return passes, rejected(ReasonKnowledgeRejected, err)
 	}
+	counters := counterSet(vts)
+	events := newEventsWriter(opts.Events)
 	for i := range passes {
-		mem := &lastEvent{}
-		rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: opts.Operator})
-		if err != nil {
-			return passes, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
+		r := Runner{OnStep: opts.OnStep}
+		for range max(opts.Jobs, 1) {
+			step, rt, err := passStep(k, counters, loaded, opts.Operator)
+			if err != nil {
+				return passes, err
+			}
+			r.Steps = append(r.Steps, step)
+			if r.Replay == nil {
+				r.Replay = replayStep(rt)
+			}
 		}
-		passes[i], err = RunPlan(ctx, plan, counted(shim(rt, mem, counterSet(vts)), opts.OnStep))
-		if err != nil {
+		if events != nil {
+			r.Event = events.event
+		}
+		if err := events.beginPass(); err != nil {
+			return passes, err
+		}
+		if passes[i], err = r.Run(ctx, plan); err != nil {
+			return passes, err
+		}
+		if err := events.endPass(); err != nil {
 			return passes, err
 		}
 	}
-	return passes, nil
+	return passes, events.close()
 }
 
-// counted calls onStep after each step that step runs.
-func counted(step StepFunc, onStep func()) StepFunc {
-	if onStep == nil {
-		return step
+// passStep is one worker's step function in a pass: a runtime of its own
+// over the shared knowledge, the shim over it.
+func passStep(k *knowledge.Knowledge, counters map[artifact.Triple]bool, loaded *packs.Loaded, operator field.Operator) (StepFunc, *runtime.Runtime, error) {
+	mem := &lastEvent{}
+	rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
+	if err != nil {
+		return nil, nil, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
 	}
-	return func(ctx context.Context, i int, s artifact.PlanStep) (Observation, error) {
-		obs, err := step(ctx, i, s)
-		onStep()
-		return obs, err
+	return shim(rt, mem, counters), rt, nil
+}
+
+// replayStep observes a replay assertion in a fresh session of rt: it binds
+// the trace hashes of the pass before it, and takes no turn.
+func replayStep(rt *runtime.Runtime) ReplayFunc {
+	return func(_ context.Context, _ int, step artifact.PlanStep, prior []string) (Observation, error) {
+		obs, err := rt.NewSession().ReplayObservation(prior)
+		if err != nil {
+			return Observation{}, err
+		}
+		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition, Accepted: obs.Accepted,
+			HasProvenance: obs.HasProvenance,
+			Event:         map[string]any{"step_type": step.StepType, "trace_hash": obs.TraceHash, "bound_trace_hashes": len(prior)}}, nil
 	}
 }
 
 // shim is the step function over the runtime: one fresh session per step,
 // the typed step passed beside the utterance, the observation mapped by the
-// runtime's own rules (runtime.Session.Observe). A replay assertion takes no
-// turn: it binds the trace hashes of the pass so far.
+// runtime's own rules (runtime.Session.Observe). It holds no state between
+// steps, so each worker of a pass has one over its own runtime. A replay
+// assertion is not its to take: the runner observes it (replayStep) once
+// every earlier step's trace hash is known.
 //
 // It also takes the user's path: every seed, every introduction and every
 // false claim that restates one of the set's counter-claims must be reached
@@ -72,44 +114,37 @@ func counted(step StepFunc, onStep func()) StepFunc {
 // shown only on a path no user takes. Either way the observation names what
 // the utterance was read as.
 func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool) StepFunc {
-	var prior []string
 	return func(ctx context.Context, _ int, step artifact.PlanStep) (Observation, error) {
-		sess := rt.NewSession()
 		utterance, hint, ok, err := runtime.StepFromPlan(step)
 		if err != nil {
 			return Observation{}, rejected(ReasonPlanStepRejected, err)
 		}
-		var obs runtime.Observation
-		var event any = map[string]any{"step_type": step.StepType}
 		if !ok {
-			if obs, err = sess.ReplayObservation(prior); err != nil {
-				return Observation{}, err
-			}
-			event = map[string]any{"step_type": step.StepType, "trace_hash": obs.TraceHash, "bound_trace_hashes": len(prior)}
-		} else {
-			resp, err := sess.Turn(ctx, utterance, hint)
-			var ce *field.ClosureError
-			if errors.As(err, &ce) {
-				// The runtime refused to commit the state: a halt at this
-				// step, worded like a measured violation.
-				return Observation{}, &HaltError{Reason: haltReason(ce.Condition)}
-			}
-			if err != nil {
-				return Observation{}, err
-			}
-			obs = sess.Observe(*hint, resp)
-			if ev, ok := mem.take(); ok {
-				event = ev
-			}
+			return Observation{}, fmt.Errorf("run: a replay assertion is observed by the runner, over the pass's trace hashes")
+		}
+		sess := rt.NewSession()
+		resp, err := sess.Turn(ctx, utterance, hint)
+		var ce *field.ClosureError
+		if errors.As(err, &ce) {
+			// The runtime refused to commit the state: a halt at this
+			// step, worded like a measured violation.
+			return Observation{}, &HaltError{Reason: haltReason(ce.Condition)}
+		}
+		if err != nil {
+			return Observation{}, err
+		}
+		obs := sess.Observe(*hint, resp)
+		var event any = map[string]any{"step_type": step.StepType}
+		if ev, ok := mem.take(); ok {
+			event = ev
 		}
 		var unreached string
-		if ok && mustReach(*hint, counters) {
+		if mustReach(*hint, counters) {
 			if u, same := rt.ReadsAs(utterance, *hint); !same {
 				obs.Accepted = hint.Kind == runtime.HintFalseClaim
 				unreached = u.Describe()
 			}
 		}
-		prior = append(prior, obs.TraceHash)
 		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
 			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event, Unreached: unreached}, nil
 	}

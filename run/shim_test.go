@@ -1,9 +1,11 @@
 package run_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,13 +57,11 @@ func shippedPacks(t *testing.T) *packs.Loaded {
 
 func TestDrivePlanRunsTwiceAlike(t *testing.T) {
 	plan, vts := microPlan(t)
-	passes, err := run.DrivePlan(context.Background(), plan, vts, shippedPacks(t), run.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := drive(t, plan, vts, shippedPacks(t), run.Options{})
+	passes, events := d.passes, eventsOf(t, d.events)
 	for i, p := range passes {
-		if p.Output.Halted || len(p.Output.Results) != len(plan.Steps) || len(p.Events) != len(plan.Steps) {
-			t.Fatalf("pass %d: halted=%v, %d results and %d events for %d steps", i+1, p.Output.Halted, len(p.Output.Results), len(p.Events), len(plan.Steps))
+		if p.Output.Halted || len(p.Output.Results) != len(plan.Steps) || len(events[i]) != len(plan.Steps) {
+			t.Fatalf("pass %d: halted=%v, %d results and %d events for %d steps", i+1, p.Output.Halted, len(p.Output.Results), len(events[i]), len(plan.Steps))
 		}
 	}
 	if !reflect.DeepEqual(passes[0].Output, passes[1].Output) {
@@ -266,4 +266,51 @@ func vectorCourses(t *testing.T) []struct {
 		t.Fatalf("only %d compose vectors", len(out))
 	}
 	return out
+}
+
+// driven is a run's two passes and its events object.
+type driven struct {
+	passes [2]run.Pass
+	events []byte
+}
+
+// drive runs DrivePlan with its events written to a buffer.
+func drive(t *testing.T, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, opts run.Options) driven {
+	t.Helper()
+	var events bytes.Buffer
+	opts.Events = &events
+	passes, err := run.DrivePlan(context.Background(), plan, vts, loaded, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return driven{passes: passes, events: events.Bytes()}
+}
+
+// eventsOf decodes an events object: one list of events per pass.
+func eventsOf(t *testing.T, raw []byte) [][]any {
+	t.Helper()
+	events, err := artifact.Decode[[][]any](raw)
+	if err != nil {
+		t.Fatalf("events object: %v", err)
+	}
+	return events
+}
+
+// The passes and the events are the same bytes for any number of jobs, a
+// halting run included (the steps past the halt that other goroutines ran
+// leave nothing behind).
+func TestDrivePlanAnyJobsAlike(t *testing.T) {
+	plan, vts := microPlan(t)
+	drift := func(tr field.Transition) algebra.MV { return algebra.Scale(field.Conjugate(tr), 1+1e-3) }
+	for _, op := range []field.Operator{nil, drift} {
+		want := drive(t, plan, vts, shippedPacks(t), run.Options{Operator: op, Jobs: 1})
+		for _, jobs := range []int{2, 3, 8} {
+			steps := 0
+			got := drive(t, plan, vts, shippedPacks(t), run.Options{Operator: op, Jobs: jobs, OnStep: func() { steps++ }})
+			sameEncoding(t, fmt.Sprintf("%d jobs", jobs), want, got)
+			if op == nil && steps != 2*len(plan.Steps) {
+				t.Fatalf("%d jobs: heard %d steps, want %d", jobs, steps, 2*len(plan.Steps))
+			}
+		}
+	}
 }

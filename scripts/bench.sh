@@ -34,5 +34,18 @@ for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
   echo "   peak RSS at $n relations: $(( $(cat "$out.rss") / 1024 )) MB"
 done
 
+echo "== back half at ${BENCH_SIDE_SCALE:-100000} relations beside commit ${BENCH_BASE:-3e253e3}, built from a worktree of it, in the same run"
+base=$(mktemp -d)
+git worktree add --detach "$base/tree" "${BENCH_BASE:-3e253e3}" >/dev/null 2>&1
+(cd "$base/tree" && go test -c -o "$base/pipeline.test" ./pipeline)
+for side in base this; do
+  if [ "$side" = base ]; then bin="$base/pipeline.test"; dir="$base/tree"; else bin="$out.pipeline"; dir=.; fi
+  (cd "$dir" && FORMATION_SCALE=${BENCH_SIDE_SCALE:-100000} /usr/bin/time -f '%M' -o "$out.rss" "$bin" -test.run '^$' -test.bench BackHalf -test.benchtime 1x) |
+    grep Benchmark | tr '\t' '\n' | grep -E 'run_s|ratify_s|first_s' | tr -s ' ' | sed "s/^/   $side: /" || true
+  echo "   $side: peak RSS $(( $(cat "$out.rss") / 1024 )) MB"
+done
+git worktree remove --force "$base/tree"
+rm -rf "$base"
+
 echo "== autorun of a generated 10,000-relation subject, twice (the second must be all cache hits)"
 bash scripts/autorun-scale.sh 10000

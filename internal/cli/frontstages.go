@@ -20,7 +20,7 @@ import (
 
 func mineFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "jobs", Usage: "parallel readers (default: the number of CPUs); the bundle does not depend on it"},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel workers: mining's readers, the run stage's runtimes (default: the number of CPUs); no output depends on it"},
 		&cli.BoolFlag{Name: "enable-llm-source", Usage: "allow the LLM ideation adapter (off: an llm source is refused)"},
 		&cli.StringFlag{Name: "llm-command", Usage: "with --enable-llm-source: generate llm sources by running this command (no shell; prompt on stdin, model in FORMATION_LLM_MODEL) instead of reading their recorded output files"},
 	}

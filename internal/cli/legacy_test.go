@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"formation/artifact"
 	"formation/internal/testutil"
 	"formation/ledger"
 	"formation/reviewed"
@@ -163,4 +164,68 @@ func jsonField(t *testing.T, doc, field string) string {
 		t.Fatalf("no %s in %s", field, doc)
 	}
 	return v
+}
+
+// The run record of a store written by 3e253e3 reads with today's code:
+// show names it and its events object, which holds one event for every
+// recorded step of both passes, and ratify, asked for another report time
+// (so a cache miss), reads that record and the plan the old run stage
+// stored, and ratifies the course again.
+func TestLegacyRunRecordReads(t *testing.T) {
+	ctx := context.Background()
+	dir, global := legacyStore(t)
+	runG := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runLedgerCLI(t, append(append([]string{}, global...), args...)...)
+	}
+	s, err := store.Open(ctx, "file://"+filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, err := s.GetRef(ctx, "subjects/tiny/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := s.Get(ctx, strings.TrimSpace(string(v)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := artifact.Decode[artifact.RunRecord](raw)
+	if err != nil || len(rec.Runs) != 2 || len(rec.Runs[0].Results) == 0 {
+		t.Fatalf("legacy run record: %v, %+v", err, rec.Runs)
+	}
+	for id, kind := range map[string]string{"subjects/tiny/run": "run_record", rec.EventsObject: "turn_events", rec.PlanObject: "formation_plan"} {
+		code, out, errs := runG("show", "--raw", id)
+		if code != 0 || !strings.HasPrefix(errs, kind) {
+			t.Fatalf("show %s: exit %d, %q", id, code, errs)
+		}
+		if kind != "turn_events" {
+			continue
+		}
+		events, err := artifact.Decode[[][]any]([]byte(out))
+		if err != nil || len(events) != 2 {
+			t.Fatalf("events object: %v, %d passes", err, len(events))
+		}
+		for i, r := range rec.Runs {
+			if len(events[i]) != len(r.Results) {
+				t.Fatalf("pass %d: %d events for %d steps", i+1, len(events[i]), len(r.Results))
+			}
+		}
+	}
+	code, out, errs := runG("--json", "ratify", "--issued-at", "2026-07-01T00:00:00Z", "tiny")
+	var res struct {
+		CacheHit bool   `json:"cache_hit"`
+		Output   string `json:"output"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.CacheHit {
+		t.Fatalf("ratify of the legacy run record: exit %d, %s %s", code, out, errs)
+	}
+	raw, err = s.Get(ctx, res.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, err := artifact.Decode[artifact.MasteryReport](raw)
+	if err != nil || !report.Ratified || report.PlanSHA256 != rec.PlanSHA256 || report.IssuedAt != "2026-07-01T00:00:00Z" {
+		t.Fatalf("report: %v ratified=%v plan %s (record's %s)", err, report.Ratified, report.PlanSHA256, rec.PlanSHA256)
+	}
 }

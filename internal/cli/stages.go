@@ -150,6 +150,7 @@ func runCommand(io IO) *cli.Command {
 			&cli.StringFlag{Name: flagShard, Usage: "run only shard `i/K` of the plan's steps (both passes) and store it as subjects/<s>/run-shards/<i>-of-<K>"},
 			&cli.BoolFlag{Name: flagMerge, Usage: "merge the subject's --shards K shards into its run record (the same record an unsharded run writes)"},
 			&cli.IntFlag{Name: flagShards, Usage: "the number `K` of shards a --merge merges"},
+			&cli.IntFlag{Name: "jobs", Usage: "plan steps driven at once, each on a runtime of its own (default: the number of CPUs); the record does not depend on it"},
 		}, runVariant)
 	cmd.Description = `With --json the output is NDJSON: one line per step of each pass
 ({"pass","step","step_type","accepted","has_provenance","trace_hash",
@@ -174,7 +175,10 @@ result alone; a merge prints what run prints.`
 // or the merge of the shards.
 func runVariant(ctx context.Context, c *cli.Context, p *pipeline.Pipeline, subject string) (stage.Result, error) {
 	shard, merge, shards := c.String(flagShard), c.Bool(flagMerge), c.Int(flagShards)
+	p.Jobs = c.Int("jobs")
 	switch {
+	case p.Jobs < 0:
+		return stage.Result{}, exitcode.Newf(exitcode.Usage, "run: --jobs %d: want 0 (every CPU) or more", p.Jobs)
 	case shard != "" && (merge || c.IsSet(flagShards)):
 		return stage.Result{}, exitcode.Newf(exitcode.Usage, "run: --shard runs one shard; --merge --shards K merges them: not both")
 	case shard != "":
