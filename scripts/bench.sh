@@ -27,6 +27,9 @@ if [ -f mining/memory_test.go ]; then
   go test -run '^$' -bench 'Mine100k' -benchtime 1x ./mining | grep Benchmark || true
 fi
 
+echo "== mining 400 KB of pathological Markdown per shape (nested brackets, links, '<' runs)"
+go test -run '^$' -bench 'PathologicalMarkdown' -benchtime 3x ./mining | grep Benchmark || true
+
 echo "== forge + compose + run + ratify on synthetic subjects (time per stage, rerun share, peak RSS)"
 go test -c -o "$out.pipeline" ./pipeline
 for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
