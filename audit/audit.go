@@ -10,6 +10,8 @@ package audit
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"sort"
@@ -80,10 +82,8 @@ func (w *Writer) Append(ctx context.Context, recs ...Record) error {
 	if err != nil {
 		return fmt.Errorf("audit: encode: %w", err)
 	}
-	digest, err := canon.SHA256Hex(batch)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
+	sum := sha256.Sum256(body) // the encoding is canonical: hashing it is hashing the batch
+	digest := hex.EncodeToString(sum[:])
 	name := fmt.Sprintf("audit/%s/%s/%s-%09d-%s", refSegment(batch[0].Subject), refSegment(batch[0].Stage),
 		now.Format("20060102T150405Z"), now.Nanosecond(), digest[:16])
 	if _, err := w.Store.SetRef(ctx, name, "", body); err != nil {

@@ -3,10 +3,9 @@ package mining
 import (
 	"bytes"
 	"unicode"
-	"unicode/utf8"
 )
 
-// markdownText extracts the prose of a Markdown document (markdown-text/2).
+// markdownText extracts the prose of a Markdown document (markdown-text/3).
 // It is a small, line-based reading of the common syntax, not a full
 // CommonMark renderer; what it does is fixed by this list and its tests:
 //   - fenced code blocks (``` or ~~~) and indented code blocks that do not
@@ -24,7 +23,11 @@ import (
 //     [text][ref] → text, [label] → label when the document defines the
 //     label, ![alt](url) → alt), code spans keep their content, emphasis markers
 //     (* and _ at word edges) and inline HTML tags are dropped, backslash
-//     escapes keep the escaped character;
+//     escapes keep the escaped character; a '<' whose would-be tag holds
+//     another '<' is text, and bracketed text holding a '[' is never a
+//     shortcut label;
+//   - the reading is linear in the line however the brackets nest (see
+//     inlineLine);
 //   - paragraph lines keep their line breaks; blocks are separated by a
 //     blank line.
 func markdownText(raw []byte) []byte {
@@ -294,134 +297,6 @@ func pipeRow(w *blockWriter, t []byte) {
 		inline(w, bytes.TrimSpace(cell))
 		w.endBlock()
 	}
-}
-
-// inline writes one line's inline content: see markdownText.
-func inline(w *blockWriter, t []byte) {
-	for i := 0; i < len(t); {
-		c := t[i]
-		switch {
-		case c == '\\' && i+1 < len(t) && isASCIIPunct(t[i+1]):
-			w.writeByte(t[i+1])
-			i += 2
-		case c == '`':
-			i = codeSpan(w, t, i)
-		case c == '!' && i+1 < len(t) && t[i+1] == '[':
-			i = link(w, t, i+1)
-		case c == '[':
-			i = link(w, t, i)
-		case c == '<':
-			i = inlineTag(w, t, i)
-		case c == '*':
-			i++
-		case c == '_' && !intraword(t, i):
-			i++
-		default:
-			w.writeByte(c)
-			i++
-		}
-	}
-}
-
-// codeSpan copies the content of a `code span` starting at t[i]; an
-// unmatched backtick run is text.
-func codeSpan(w *blockWriter, t []byte, i int) int {
-	n := 0
-	for i+n < len(t) && t[i+n] == '`' {
-		n++
-	}
-	closing := bytes.Index(t[i+n:], t[i:i+n])
-	if closing < 0 {
-		w.write(string(t[i : i+n]))
-		return i + n
-	}
-	w.write(string(bytes.TrimSpace(t[i+n : i+n+closing])))
-	return i + n + closing + n
-}
-
-// link handles "[text](dest)" and "[text][ref]" at t[i] == '[' by writing
-// the text (recursively, so emphasis inside is dropped too); anything else
-// is a literal '['.
-func link(w *blockWriter, t []byte, i int) int {
-	end := matchingBracket(t, i)
-	if end < 0 {
-		w.writeByte('[')
-		return i + 1
-	}
-	text := t[i+1 : end]
-	next := end + 1
-	switch {
-	case next < len(t) && t[next] == '(':
-		if close := bytes.IndexByte(t[next:], ')'); close >= 0 {
-			inline(w, text)
-			return next + close + 1
-		}
-	case next < len(t) && t[next] == '[':
-		if close := bytes.IndexByte(t[next:], ']'); close >= 0 {
-			inline(w, text)
-			return next + close + 1
-		}
-	case w.refs[linkLabel(text)]:
-		inline(w, text)
-		return next
-	}
-	w.writeByte('[')
-	return i + 1
-}
-
-func matchingBracket(t []byte, i int) int {
-	depth := 0
-	for j := i; j < len(t); j++ {
-		switch t[j] {
-		case '\\':
-			j++
-		case '[':
-			depth++
-		case ']':
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return -1
-}
-
-// inlineTag drops an inline HTML tag (<em>, </a>, <br/>) or comment
-// (<!-- … --> within the line) or keeps the address of an autolink
-// (<https://…>); a lone '<' is text.
-func inlineTag(w *blockWriter, t []byte, i int) int {
-	if bytes.HasPrefix(t[i:], []byte("<!--")) {
-		if end := bytes.Index(t[i+4:], []byte("-->")); end >= 0 {
-			return i + 4 + end + 3
-		}
-	}
-	end := bytes.IndexByte(t[i:], '>')
-	if end < 0 {
-		w.writeByte('<')
-		return i + 1
-	}
-	body := t[i+1 : i+end]
-	switch {
-	case bytes.Contains(body, []byte("://")) && bytes.IndexByte(body, ' ') < 0:
-		w.write(string(body))
-	case len(body) > 0 && (isASCIILetter(body[0]) || (body[0] == '/' && len(body) > 1 && isASCIILetter(body[1]))):
-	default:
-		w.writeByte('<')
-		return i + 1
-	}
-	return i + end + 1
-}
-
-// intraword reports whether the '_' at t[i] sits between two word runes
-// (as in snake_case or belongs_to), where it is text, not emphasis.
-func intraword(t []byte, i int) bool {
-	if i == 0 || i+1 >= len(t) {
-		return false
-	}
-	before, _ := utf8.DecodeLastRune(t[:i])
-	after, _ := utf8.DecodeRune(t[i+1:])
-	return isWord(before) && isWord(after)
 }
 
 func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -74,12 +74,13 @@ func (p *Pipeline) composeCore(ctx context.Context, vts artifact.ValidatedTriple
 }
 
 // indexValidatedSet records validated_set_sha → VTS object, so that promote
-// and ratify's G2 can find a course's validated set from its report.
+// and ratify's G2 can find a course's validated set from its report. The
+// course was composed from that set in this run, so its validated_set_sha
+// is the set's, and the set is not read again.
 func (p *Pipeline) indexValidatedSet(ctx context.Context, raw []byte) error {
 	course, err := artifact.Decode[artifact.Course](raw)
 	if err != nil {
 		return exitcode.With(exitcode.Rejected, err)
 	}
-	_, err = reviewed.RecordValidatedSet(ctx, p.Env.Store, course.ValidatedSetObject)
-	return err
+	return reviewed.IndexValidatedSet(ctx, p.Env.Store, course.ValidatedSetSHA, course.ValidatedSetObject)
 }

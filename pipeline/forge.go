@@ -56,7 +56,7 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		Allowlist:     allow,
 		IdentityTerms: identityTerms(loaded.Manifold.AxisIDs(), loaded.Manifold.BoundaryIDs()),
 		Existing:      existing,
-		SpanChecker:   StoreTexts{Store: p.Env.Store},
+		SpanChecker:   NewStoreTexts(p.Env.Store),
 		Relations:     declared,
 	}
 	spec := forgeSpec(subject, ForgeParams{Subject: Spec(s), IdentityTerms: cfg.IdentityTerms, Manifold: loaded.Manifold.Hash(), Relations: declared},
@@ -140,12 +140,52 @@ func identityTerms(lists ...[]string) []string {
 	return out
 }
 
+// textCacheBytes bounds the texts one StoreTexts keeps: enough for every
+// text of a subject at the default per-file limit many times over, small
+// against a stage's memory budget.
+const textCacheBytes = 256 << 20
+
 // StoreTexts checks citation spans against the text objects in the store.
-type StoreTexts struct{ Store store.Store }
+// It keeps the texts it has read, up to textCacheBytes, so that a large
+// source cited by thousands of candidates is read and verified once rather
+// than once per citation (which made forge quadratic in the source). One
+// StoreTexts serves one Validate call; it is not safe for concurrent use.
+type StoreTexts struct {
+	Store store.Store
+	texts map[string][]byte
+	order []string // digests in the order they were kept, oldest first
+	bytes int
+}
+
+// NewStoreTexts returns a span checker over s with an empty text cache.
+func NewStoreTexts(s store.Store) *StoreTexts {
+	return &StoreTexts{Store: s, texts: map[string][]byte{}}
+}
+
+// text returns the verified bytes of a text object, from the cache when
+// they were read before. A failed read is not kept.
+func (t *StoreTexts) text(ctx context.Context, digest string) ([]byte, error) {
+	if b, ok := t.texts[digest]; ok {
+		return b, nil
+	}
+	b, err := t.Store.Get(ctx, digest)
+	if err != nil || len(b) > textCacheBytes {
+		return b, err
+	}
+	for t.bytes+len(b) > textCacheBytes && len(t.order) > 0 {
+		t.bytes -= len(t.texts[t.order[0]])
+		delete(t.texts, t.order[0])
+		t.order = t.order[1:]
+	}
+	t.texts[digest] = b
+	t.order = append(t.order, digest)
+	t.bytes += len(b)
+	return b, nil
+}
 
 // Check implements forge.SpanChecker.
-func (t StoreTexts) Check(ctx context.Context, ref artifact.SourceRef) error {
-	text, err := t.Store.Get(ctx, ref.TextSHA)
+func (t *StoreTexts) Check(ctx context.Context, ref artifact.SourceRef) error {
+	text, err := t.text(ctx, ref.TextSHA)
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrCorrupt):
 		return fmt.Errorf("%w: text object %s: %v", forge.ErrSpanUnverifiable, ref.TextSHA, err)

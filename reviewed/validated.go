@@ -38,10 +38,18 @@ func RecordValidatedSet(ctx context.Context, s store.Store, vtsDigest string) (s
 	if err != nil {
 		return "", refuse(exitcode.Rejected, ReasonUndecodableVTS, "%s: %v", vtsDigest, err)
 	}
-	if _, err := store.CreateRef(ctx, s, ValidatedRef(sha), []byte(vtsDigest)); err != nil {
-		return "", fmt.Errorf("reviewed: %w", err)
+	return sha, IndexValidatedSet(ctx, s, sha, vtsDigest)
+}
+
+// IndexValidatedSet records the stored validated set vtsDigest under its
+// validated_set_sha when the caller has that sha already, computed from the
+// very set (compose does, as part of the course), so the set need not be
+// read and decoded again. An existing entry is kept.
+func IndexValidatedSet(ctx context.Context, s store.Store, validatedSetSHA, vtsDigest string) error {
+	if _, err := store.CreateRef(ctx, s, ValidatedRef(validatedSetSHA), []byte(vtsDigest)); err != nil {
+		return fmt.Errorf("reviewed: %w", err)
 	}
-	return sha, nil
+	return nil
 }
 
 // FindValidatedSet returns the object digest recorded for a

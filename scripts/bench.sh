@@ -27,6 +27,9 @@ if [ -f mining/memory_test.go ]; then
   go test -run '^$' -bench 'Mine100k' -benchtime 1x ./mining | grep Benchmark || true
 fi
 
+echo "== mining 400 KB of pathological Markdown per shape (nested brackets, links, '<' runs)"
+go test -run '^$' -bench 'PathologicalMarkdown' -benchtime 3x ./mining | grep Benchmark || true
+
 echo "== forge + compose + run + ratify on synthetic subjects (time per stage, rerun share, peak RSS)"
 go test -c -o "$out.pipeline" ./pipeline
 for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
@@ -49,3 +52,6 @@ rm -rf "$base"
 
 echo "== autorun of a generated 10,000-relation subject, twice (the second must be all cache hits)"
 bash scripts/autorun-scale.sh 10000
+
+echo "== autorun of one Markdown source of distinct sentences at 1, 2, 4, 8 and 16 MiB (BENCH_SOURCE_MIB overrides)"
+bash scripts/source-scale.sh ${BENCH_SOURCE_MIB:-1 2 4 8 16}
