@@ -333,11 +333,11 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 		return nil, fsErr("get", digest, err)
 	}
 	defer f.Close()
-	var hint int64
+	var stored int64
 	if fi, err := f.Stat(); err == nil {
-		hint = fi.Size()
+		stored = fi.Size()
 	}
-	data, err := s.codec.ReadVerified("get", digest, f, hint)
+	data, err := s.codec.ReadVerified("get", digest, f, stored)
 	if err != nil {
 		return nil, fsErr("get", digest, err)
 	}

@@ -384,7 +384,7 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 		}
 		return stored, nil
 	}
-	return c.ReadVerified("get", digest, bytes.NewReader(stored), int64(len(stored))*4)
+	return c.ReadVerified("get", digest, bytes.NewReader(stored), int64(len(stored)))
 }
 
 // read fetches a whole object with the ETag of the very response that

@@ -230,19 +230,40 @@ func (r *reader) Close() error {
 	return nil
 }
 
-// ReadVerified decodes the stored bytes r yields, re-hashes the canonical
-// bytes and returns them (sizeHint, when known, presizes the buffer). A
-// damaged object or one that does not hash to digest is ErrCorrupt; a
-// failure of r itself is returned as it is, for the backend to classify.
-func (c *Codec) ReadVerified(op, digest string, r io.Reader, sizeHint int64) ([]byte, error) {
+// ReadVerified decodes the stored bytes r yields (stored of them, when
+// known), re-hashes the canonical bytes and returns them. A damaged object
+// or one that does not hash to digest is ErrCorrupt; a failure of r itself
+// is returned as it is, for the backend to classify.
+func (c *Codec) ReadVerified(op, digest string, r io.Reader, stored int64) ([]byte, error) {
 	var buf bytes.Buffer
-	if sizeHint > 0 && sizeHint <= c.max {
-		buf.Grow(int(sizeHint))
-	}
+	buf.Grow(int(c.presize(r, stored)))
 	if err := c.verify(op, digest, r, &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// presize guesses the canonical size to allocate it at once. A frame
+// written whole declares its content size; that is believed only up to a
+// ratio no honest object needs to exceed for one allocation (a bigger one
+// still reads, growing as it goes), so a forged header cannot make a tiny
+// object allocate the cap.
+func (c *Codec) presize(r io.Reader, stored int64) int64 {
+	if c.format == Format1 || stored <= 0 {
+		return min(max(stored, 0), c.max)
+	}
+	guess := min(4*stored, c.max)
+	ra, ok := r.(io.ReaderAt)
+	if !ok {
+		return guess
+	}
+	head := make([]byte, zstd.HeaderMaxSize)
+	n, _ := ra.ReadAt(head, 0)
+	var h zstd.Header
+	if h.Decode(head[:n]) != nil || !h.HasFCS {
+		return guess
+	}
+	return min(int64(min(h.FrameContentSize, uint64(c.max))), 64*stored+1<<20)
 }
 
 // Verify re-hashes the object r yields without holding it, as ReadVerified
