@@ -26,15 +26,6 @@ func (s *Store) codecFor(ctx context.Context) (*core.Codec, error) {
 	return s.codec, nil
 }
 
-// Format is the store's format: 1 (objects as their bytes) or 2 (zstd).
-func (s *Store) Format(ctx context.Context) (int, error) {
-	c, err := s.codecFor(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return c.Format(), nil
-}
-
 // marker reads and writes the format marker at prefix/format (core.Marker).
 type marker struct{ s *Store }
 

@@ -242,3 +242,30 @@ func TestConfigAndDenied(t *testing.T) {
 		})
 	}
 }
+
+// A stream past the cap is refused on the spooled path too, leaving no
+// object and no spool file behind.
+func TestSpooledStreamPastTheCap(t *testing.T) {
+	srv := server(t)
+	spool := t.TempDir()
+	s, err := s3store.New(s3store.Config{
+		Endpoint: srv.Endpoint, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey, Region: srv.Region,
+		Bucket: srv.Bucket, Prefix: "spoolcap", MemoryLimit: 1 << 20, SpoolDir: spool, MaxObjectSize: 2 << 20,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.PutReader(t.Context(), bytes.NewReader(storetest.Pattern("past the cap", 3<<20)))
+	if !errors.Is(err, store.ErrTooLarge) || store.ExitCode(err) != 65 {
+		t.Fatalf("PutReader past the cap: %v", err)
+	}
+	if d, n, err := s.PutReader(t.Context(), bytes.NewReader(storetest.Pattern("at the cap", 2<<20))); err != nil || n != 2<<20 {
+		t.Fatalf("PutReader at the cap: %s %d %v", d, n, err)
+	}
+	if list, err := s.ListObjects(t.Context()); err != nil || len(list) != 1 {
+		t.Fatalf("objects: %v, %v", list, err)
+	}
+	if left, _ := os.ReadDir(spool); len(left) != 0 {
+		t.Fatalf("spool files left: %v", left)
+	}
+}
