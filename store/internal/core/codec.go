@@ -65,7 +65,7 @@ func NewCodec(format int, maxObject int64) *Codec {
 // caller's goroutine, 0 lets EncodeAll run on every core.
 func newEncoder(concurrency int) *zstd.Encoder {
 	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithWindowSize(window),
-		zstd.WithEncoderConcurrency(concurrency), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(true), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
 		panic(fmt.Sprintf("store: zstd encoder options: %v", err)) // constant options
 	}
