@@ -8,8 +8,10 @@
 //
 // Below the root folder (file://DIR) or the key prefix (s3://bucket/prefix):
 //
-//	objects/sha256/ab/abcd…   object whose SHA-256 is abcd… (first two hex
-//	                          characters as a fan-out folder)
+//	format                    the store format marker (see Formats)
+//	objects/sha256/ab/abcd…   object whose canonical bytes have the SHA-256
+//	                          abcd… (first two hex characters as a fan-out
+//	                          folder), in the store format's stored form
 //	refs/<name>               ref, stored as "formation-ref/1 gen=<n>\n"
 //	                          followed by the raw value
 //
@@ -37,6 +39,40 @@
 // stored copy and keeps it (an existing copy that no longer hashes to its name
 // is reported as ErrCorrupt, never overwritten). Every Get re-hashes. Has does
 // not re-hash.
+//
+// # Formats
+//
+// An object is named by the SHA-256 of its canonical bytes, whatever the
+// form it is kept in at rest, so digests, seals and cache keys do not
+// depend on the store's format. The format marker at the root (the file
+// format, or the key prefix/format) says which form that is:
+//
+//   - Format 2, marker "formation-store/2\n": every object, streamed ones
+//     included, is stored as zstd (RFC 8878) frames of its canonical bytes,
+//     with a window of at most 8 MiB. A read decompresses as it streams and
+//     re-hashes what comes out; stored bytes that are not zstd, do not
+//     decompress, ask for a larger window, or decompress to other bytes are
+//     ErrCorrupt.
+//   - Format 1, no marker: every object is stored as its canonical bytes.
+//     Every store written before format 2 existed (by commit 3e253e3, for
+//     one) is a format 1 store.
+//
+// A new store, or an empty one without a marker, gets the format 2 marker
+// when it is opened (the file backend) or on its first object operation
+// (S3), written create-only so that writers creating a store at once agree.
+// A store without a marker that holds any object or ref is format 1 and
+// stays so: new writes to it are stored uncompressed, and no store mixes
+// forms. (Telling the forms apart object by object would not be safe: a
+// format 1 object, a mined file say, may itself start with the zstd magic
+// number.) A marker naming another format is ErrConfig: a newer binary
+// wrote the store. A format 2 store cannot be read by a binary older than
+// format 2.
+//
+// No store takes an object whose canonical size exceeds the cap, 4 GiB by
+// default (ErrTooLarge); a read stops with ErrCorrupt as soon as an object
+// decompresses past it, so a hostile or damaged object cannot expand
+// without bound. Object sizes listed for maintenance (ObjectInfo) are bytes
+// at rest.
 //
 // # Refs
 //
@@ -94,8 +130,10 @@
 // them to Formation's process exit codes:
 //
 //	ErrNotFound      66  missing input
-//	ErrCorrupt       65  input rejected (an object that does not hash to its name)
+//	ErrCorrupt       65  input rejected (an object that does not decompress or
+//	                     does not hash to its name)
 //	ErrInvalid       65  input rejected (a bad digest, subject id or ref name)
+//	ErrTooLarge      65  input rejected (an object past the size cap)
 //	ErrPrecondition  75  a compare-and-swap lost a race: re-read and retry
 //	ErrUnavailable   75  a timeout, a 5xx reply, a refused connection or
 //	                     throttling: the same command, run again, may succeed

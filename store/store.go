@@ -96,6 +96,7 @@ var (
 	ErrInvalid      = core.ErrInvalid
 	ErrConfig       = core.ErrConfig
 	ErrDenied       = core.ErrDenied
+	ErrTooLarge     = core.ErrTooLarge
 )
 
 // Error is the concrete type of every store error.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -240,6 +241,13 @@ func commonRows() []row {
 			corrupt(t, w, w.ref(t, "subjects/optics/smelt"))
 			return w.run(t, nil, "smelt", "optics")
 		}, "corrupt_object"},
+		{exitcode.Rejected, "a stored object whose zstd frame is damaged", func(t *testing.T, w *world) result {
+			corruptWith(t, w, w.ref(t, "subjects/optics/smelt"), func(stored []byte) []byte {
+				stored[len(stored)/2] ^= 0x40
+				return stored
+			})
+			return w.run(t, nil, "smelt", "optics")
+		}, "corrupt_object"},
 		{exitcode.Internal, "a cache record that contradicts its recomputation (an injected fault)", func(t *testing.T, w *world) result {
 			injectCacheConflict(t, w, "optics", "mine")
 			return w.run(t, nil, "mine", "optics")
@@ -250,19 +258,39 @@ func commonRows() []row {
 // corrupt overwrites a stored object with other bytes, behind the store's back.
 func corrupt(t *testing.T, w *world, digest string) {
 	t.Helper()
-	bad := []byte("not the bytes this digest names")
+	corruptWith(t, w, digest, func([]byte) []byte { return []byte("not the bytes this digest names") })
+}
+
+// corruptWith replaces a stored object's bytes at rest with what damage
+// makes of them, behind the store's back.
+func corruptWith(t *testing.T, w *world, digest string, damage func(stored []byte) []byte) {
+	t.Helper()
 	if w.s3 == nil {
 		p := filepath.Join(strings.TrimPrefix(w.store, "file://"), "objects", "sha256", digest[:2], digest)
+		stored, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := os.Chmod(p, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, bad, 0o444); err != nil {
+		if err := os.WriteFile(p, damage(stored), 0o444); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	s := w.open(t).(*s3store.Store)
 	key := s.Key("objects/sha256/" + digest[:2] + "/" + digest)
+	obj, err := w.s3.Client(t).GetObject(t.Context(), w.s3.Bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := io.ReadAll(obj)
+	_ = obj.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := damage(stored)
 	if _, err := w.s3.Client(t).PutObject(t.Context(), w.s3.Bucket, key, bytes.NewReader(bad), int64(len(bad)), minio.PutObjectOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -229,3 +229,74 @@ func TestLegacyRunRecordReads(t *testing.T) {
 		t.Fatalf("report: %v ratified=%v plan %s (record's %s)", err, report.Ratified, report.PlanSHA256, rec.PlanSHA256)
 	}
 }
+
+// The store written by commit 3e253e3 is a format 1 store (no marker,
+// objects as their bytes): this binary reads it (status, show, check, ask)
+// and keeps writing to it in that form, so it never mixes formats.
+func TestLegacyStoreStaysFormat1(t *testing.T) {
+	dir, global := legacyStore(t)
+	storeDir := filepath.Join(dir, "store")
+	runG := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runLedgerCLI(t, append(append([]string{}, global...), args...)...)
+	}
+	code, out, errs := runG("--json", "status", "tiny")
+	if code != 0 {
+		t.Fatalf("status: %d %s", code, errs)
+	}
+	report := jsonField(t, out, "report")
+	if code, out, errs = runG("show", "--raw", report); code != 0 || !strings.HasPrefix(out, "{") {
+		t.Fatalf("show: %d %.200s %s", code, out, errs)
+	}
+	if code, out, errs = runG("ask", "What does refraction cause?"); code != 0 || !strings.Contains(out, "dispersion") {
+		t.Fatalf("ask: %d %q %s", code, out, errs)
+	}
+	if code, out, errs = runG("check", "--read-data"); code != 0 {
+		t.Fatalf("check: %d %s %s", code, out, errs)
+	}
+	before := objectFiles(t, storeDir)
+
+	// New writes: a second subject run through every stage.
+	second := filepath.Join(dir, "courses", "tiny2")
+	if err := os.CopyFS(second, os.DirFS(filepath.Join(dir, "courses", "tiny"))); err != nil {
+		t.Fatal(err)
+	}
+	yaml, _ := os.ReadFile(filepath.Join(second, "subject.yaml"))
+	writeFile(t, filepath.Join(second, "subject.yaml"), strings.Replace(string(yaml), "subject_id: tiny", "subject_id: tiny2", 1))
+	if code, _, errs := runG("autorun", "tiny2"); code != 0 {
+		t.Fatalf("autorun tiny2: %s", errs)
+	}
+	after := objectFiles(t, storeDir)
+	if len(after) <= len(before) {
+		t.Fatalf("autorun wrote no object (%d before, %d after)", len(before), len(after))
+	}
+	if _, err := os.Stat(filepath.Join(storeDir, "format")); !os.IsNotExist(err) {
+		t.Fatalf("a format 1 store got a format marker: %v", err)
+	}
+	for name, path := range after {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if store.DigestOf(raw) != name {
+			t.Fatalf("object %s is not stored as its bytes in a format 1 store", name)
+		}
+	}
+	if code, out, errs = runG("check", "--read-data"); code != 0 {
+		t.Fatalf("check after new writes: %d %s %s", code, out, errs)
+	}
+}
+
+// objectFiles maps each object's digest to its file.
+func objectFiles(t *testing.T, storeDir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	paths, err := filepath.Glob(filepath.Join(storeDir, "objects", "sha256", "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		out[filepath.Base(p)] = p
+	}
+	return out
+}

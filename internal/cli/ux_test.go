@@ -355,7 +355,11 @@ func TestPromoteHintWorksWhenPasted(t *testing.T) {
 		t.Fatalf("placeholders although the keys are known: %s", errs)
 	}
 	seal := ""
-	raw, _ := os.ReadFile(filepath.Join(".formation", "objects", "sha256", statusReport(t)[:2], statusReport(t)))
+	st, err := store.OpenExisting(t.Context(), filepath.Join(dir, ".formation"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := st.Get(t.Context(), statusReport(t)) // through the store: objects are compressed at rest
 	var rep map[string]any
 	if json.Unmarshal(raw, &rep) == nil {
 		seal, _ = rep["report_sha256"].(string)

@@ -2,6 +2,7 @@
 //
 // Layout under the root folder:
 //
+//	format                   the store format marker (absent in format 1)
 //	objects/sha256/ab/abcd…  immutable objects, read-only files named by digest
 //	refs/<name>              ref values in the envelope of store/internal/core
 //	locks/ab/<sha256(name)>  one flock(2) lock file per ref, never removed
@@ -41,11 +42,24 @@ const (
 // Store is a content-addressed store in a local folder. It is safe for
 // concurrent use by several goroutines and several processes.
 type Store struct {
-	root string // absolute, cleaned
+	root  string      // absolute, cleaned
+	codec *core.Codec // the store format's: how objects are kept at rest
 }
 
-// Open opens (creating if needed) a store rooted at dir.
-func Open(dir string) (*Store, error) {
+// Options tune a store.
+type Options struct {
+	// MaxObjectSize caps an object's canonical size (writes past it fail
+	// with ErrTooLarge, reads of an object expanding past it with
+	// ErrCorrupt); 0 means core.DefaultMaxObjectSize.
+	MaxObjectSize int64
+}
+
+// Open opens (creating if needed) a store rooted at dir. A new store, or an
+// empty one without a format marker, gets the marker of the current format.
+func Open(dir string) (*Store, error) { return OpenWith(dir, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, opts Options) (*Store, error) {
 	s, err := root(dir)
 	if err != nil {
 		return nil, err
@@ -55,6 +69,11 @@ func Open(dir string) (*Store, error) {
 			return nil, writeErr("open", s.root, err)
 		}
 	}
+	format, err := core.ResolveFormat(context.Background(), s.String(), marker{s})
+	if err != nil {
+		return nil, err
+	}
+	s.codec = core.NewCodec(format, opts.MaxObjectSize)
 	return s, nil
 }
 
@@ -63,7 +82,14 @@ func Open(dir string) (*Store, error) {
 // refs/ folders), is ErrNotFound. The folders a write needs (locks/, tmp/)
 // are added when they are missing and the folder allows it; when it does
 // not, the store still reads, and a write fails then.
-func OpenExisting(dir string) (*Store, error) {
+//
+// An empty store without a format marker gets one, as with Open; in a
+// folder that cannot be written it reads as format 1 (it holds nothing to
+// read, and a write fails anyway).
+func OpenExisting(dir string) (*Store, error) { return OpenExistingWith(dir, Options{}) }
+
+// OpenExistingWith is OpenExisting with options.
+func OpenExistingWith(dir string, opts Options) (*Store, error) {
 	s, err := root(dir)
 	if err != nil {
 		return nil, err
@@ -84,6 +110,14 @@ func OpenExisting(dir string) (*Store, error) {
 	for _, sub := range []string{"locks", "tmp"} {
 		_ = os.Mkdir(s.path(sub), dirPerm) // best effort: a read-only store still reads
 	}
+	format, err := core.ResolveFormat(context.Background(), s.String(), marker{s})
+	if errors.Is(err, errReadOnly) {
+		format, err = core.Format1, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.codec = core.NewCodec(format, opts.MaxObjectSize)
 	return s, nil
 }
 
@@ -127,13 +161,17 @@ func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
 		return "", core.E("put", "", nil, err)
 	}
 	digest := core.DigestOf(data)
+	if err := s.codec.CheckSize("put", digest, int64(len(data))); err != nil {
+		return "", err
+	}
 	if ok, err := s.verifyIfPresent(digest); err != nil {
 		return "", err
 	} else if ok {
 		return digest, nil
 	}
+	stored := s.codec.Encode(data)
 	tmp, err := s.writeTemp(objectPerm, func(w io.Writer) error {
-		_, err := w.Write(data)
+		_, err := w.Write(stored)
 		return err
 	})
 	if err != nil {
@@ -145,21 +183,31 @@ func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
 	return digest, nil
 }
 
+// errTooLarge stops a stream past the cap.
+var errTooLarge = errors.New("past the cap")
+
 // PutReader streams r into the store and returns its digest and size. The
 // object becomes visible only once complete.
 func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, error) {
 	h := sha256.New()
 	var size int64
+	limit := s.codec.MaxObjectSize()
 	tmp, err := s.writeTemp(objectPerm, func(w io.Writer) error {
-		n, err := io.Copy(io.MultiWriter(w, h), core.CtxReader{Ctx: ctx, R: r})
+		zw := s.codec.NewWriter(w)
+		n, err := io.Copy(io.MultiWriter(zw, h), io.LimitReader(core.CtxReader{Ctx: ctx, R: r}, limit+1))
 		size = n
-		return err
+		if err == nil && n > limit {
+			err = errTooLarge
+		}
+		return errors.Join(err, zw.Close())
 	})
 	var src *core.SourceError
-	if errors.As(err, &src) {
+	switch {
+	case errors.As(err, &src):
 		return "", 0, core.E("putreader", "", nil, src)
-	}
-	if err != nil {
+	case errors.Is(err, errTooLarge):
+		return "", 0, s.codec.CheckSize("putreader", "", size)
+	case err != nil:
 		return "", 0, writeErr("putreader", "", err)
 	}
 	digest := hex.EncodeToString(h.Sum(nil))
@@ -192,19 +240,15 @@ func (s *Store) verifyIfPresent(digest string) (bool, error) {
 	return true, nil
 }
 
-// verify re-hashes a stored object without holding it in memory.
+// verify decodes and re-hashes a stored object without holding it in memory.
 func (s *Store) verify(digest string) error {
 	f, err := os.Open(s.objectPath(digest))
 	if err != nil {
 		return fsErr("verify", digest, err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if err := s.codec.Verify("verify", digest, f); err != nil {
 		return fsErr("verify", digest, err)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
-		return core.Errorf("verify", digest, core.ErrCorrupt, "content hashes to "+got)
 	}
 	return nil
 }
@@ -276,7 +320,7 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// Get returns the object's bytes after re-hashing them.
+// Get returns the object's bytes after decoding and re-hashing them.
 func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 	if err := core.CheckDigest("get", digest); err != nil {
 		return nil, err
@@ -284,12 +328,18 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, core.E("get", digest, nil, err)
 	}
-	data, err := os.ReadFile(s.objectPath(digest))
+	f, err := os.Open(s.objectPath(digest))
 	if err != nil {
 		return nil, fsErr("get", digest, err)
 	}
-	if got := core.DigestOf(data); got != digest {
-		return nil, core.Errorf("get", digest, core.ErrCorrupt, "content hashes to "+got)
+	defer f.Close()
+	var stored int64
+	if fi, err := f.Stat(); err == nil {
+		stored = fi.Size()
+	}
+	data, err := s.codec.ReadVerified("get", digest, f, stored)
+	if err != nil {
+		return nil, fsErr("get", digest, err)
 	}
 	return data, nil
 }

@@ -25,22 +25,51 @@ func openTemp(t *testing.T) store.Store {
 	return s
 }
 
-// corruptFile rewrites an object's file in place, as a disk fault or a stray
-// editor would.
-func corruptFile(t *testing.T, s store.Store, digest string, data []byte) {
+// raw reaches the store's files behind its back, as a disk fault, a stray
+// editor or an older binary would.
+var raw = storetest.Raw{
+	Read: func(t *testing.T, s store.Store, key string) ([]byte, bool) {
+		b, err := os.ReadFile(rawPath(s, key))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return b, err == nil
+	},
+	Write: func(t *testing.T, s store.Store, key string, data []byte) {
+		t.Helper()
+		p := rawPath(s, key)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, 0o644); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	},
+	Delete: func(t *testing.T, s store.Store, key string) {
+		if err := os.Remove(rawPath(s, key)); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	},
+}
+
+func rawPath(s store.Store, key string) string {
+	return filepath.Join(s.(*filestore.Store).Dir(), filepath.FromSlash(key))
+}
+
+func openCapped(t *testing.T, maxObject int64) store.Store {
 	t.Helper()
-	fs := s.(*filestore.Store)
-	p := filepath.Join(fs.Dir(), "objects", "sha256", digest[:2], digest)
-	if err := os.Chmod(p, 0o644); err != nil {
+	s, err := filestore.OpenWith(t.TempDir(), filestore.Options{MaxObjectSize: maxObject})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return s
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, openTemp, storetest.WithCorrupter(corruptFile))
+	storetest.Run(t, openTemp, storetest.WithRaw(raw), storetest.WithCapped(openCapped))
 }
 
 func TestStringReopens(t *testing.T) {
@@ -81,5 +110,71 @@ func TestObjectsAreReadOnly(t *testing.T) {
 	}
 	if fi.Mode().Perm()&0o222 != 0 {
 		t.Fatalf("object mode %v is writable", fi.Mode())
+	}
+}
+
+// Writers opening one new folder at once agree on its format: one of them
+// writes the marker, the others read it, and every object they write is
+// readable by all.
+func TestConcurrentCreationAgreesOnFormat(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new")
+	const n = 8
+	stores := make([]*filestore.Store, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			s, err := filestore.Open(dir)
+			stores[i] = s
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range stores {
+		if s.Format() != 2 {
+			t.Fatalf("store %d opened as format %d", i, s.Format())
+		}
+		data := []byte{byte(i), 'x'}
+		d, err := s.Put(t.Context(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := stores[(i+1)%n].Get(t.Context(), d); err != nil || string(got) != string(data) {
+			t.Fatalf("object of writer %d: %q, %v", i, got, err)
+		}
+	}
+	if m, _ := os.ReadFile(filepath.Join(dir, "format")); string(m) != "formation-store/2\n" {
+		t.Fatalf("marker %q", m)
+	}
+	if left, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(left) != 0 {
+		t.Fatalf("creating the marker left temp files: %v", left)
+	}
+}
+
+// A read-only folder holding an empty store without a marker still opens
+// for reading (as format 1: it holds nothing to read).
+func TestReadOnlyEmptyStoreOpens(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	dir := t.TempDir()
+	for _, sub := range []string{"objects/sha256", "refs"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+	s, err := filestore.OpenExisting(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list, err := s.ListObjects(t.Context()); err != nil || len(list) != 0 || s.Format() != 1 {
+		t.Fatalf("read-only empty store: %v, %v, format %d", list, err, s.Format())
 	}
 }

@@ -1,7 +1,9 @@
 // Package s3store is the S3 backend of the object store (minio-go v7).
 //
 // Keys below the configured prefix follow the same layout as the file
-// backend: objects/sha256/ab/abcd… and refs/<name>. Objects are written with
+// backend: format, objects/sha256/ab/abcd… and refs/<name>. The format is
+// settled on the first object operation (core.ResolveFormat), since New
+// does not contact the server. Objects are written with
 // If-None-Match: * (create-only); a 412 means the object is already there,
 // which is fine once the existing bytes are verified. Refs are stored in the
 // envelope of store/internal/core (a generation counter ahead of the value, so
@@ -70,6 +72,11 @@ type Config struct {
 	SpoolDir     string // folder for PutReader's temp files; empty means os.TempDir()
 	MaxSinglePut int64  // larger objects go up as a conditional multipart upload; 0 means 5 GiB
 	PartSize     int64  // multipart part size; 0 means 64 MiB, at least 5 MiB
+
+	// MaxObjectSize caps an object's canonical size (writes past it fail
+	// with ErrTooLarge, reads of an object expanding past it with
+	// ErrCorrupt); 0 means core.DefaultMaxObjectSize.
+	MaxObjectSize int64
 }
 
 // Store is a content-addressed store in an S3 bucket.
@@ -82,6 +89,9 @@ type Store struct {
 	probed   bool
 	bucketOK bool
 	gaveUp   *latch
+
+	fmtMu sync.Mutex  // guards codec (codecFor)
+	codec *core.Codec // nil until the store's format is settled
 }
 
 // New returns a store for cfg. It does not contact the server: the first
@@ -175,15 +185,23 @@ func (s *Store) Key(layoutKey string) string {
 // Put stores data under its SHA-256 and returns the digest.
 func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
 	digest := core.DigestOf(data)
-	err := s.putObject(ctx, digest, bytes.NewReader(data), int64(len(data)))
+	c, err := s.codecFor(ctx)
+	if err != nil {
+		return "", err
+	}
+	if err := c.CheckSize("put", digest, int64(len(data))); err != nil {
+		return "", err
+	}
+	stored := c.Encode(data)
+	err = s.putObject(ctx, digest, bytes.NewReader(stored), int64(len(stored)))
 	if err != nil {
 		return "", err
 	}
 	return digest, nil
 }
 
-// putObject uploads size bytes from r under digest, create-only. The bytes
-// must already hash to digest. A retried upload whose first attempt was
+// putObject uploads size stored bytes from r under digest, create-only. The
+// bytes must already be the object's stored form. A retried upload whose first attempt was
 // applied finds the object there (412) and verifies it like any other copy.
 func (s *Store) putObject(ctx context.Context, digest string, r io.ReaderAt, size int64) error {
 	key := s.Key(core.ObjectKey(digest))
@@ -255,31 +273,32 @@ func (s *Store) putMultipart(ctx context.Context, digest, key string, r io.Reade
 	return err
 }
 
-// verify re-hashes a stored object as it streams in.
+// verify decodes and re-hashes a stored object as it streams in.
 func (s *Store) verify(ctx context.Context, digest string) error {
-	_, err := s.do(ctx, "verify", digest, func(ctx context.Context) error {
+	c, err := s.codecFor(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = s.do(ctx, "verify", digest, func(ctx context.Context) error {
 		obj, err := s.client.GetObject(ctx, s.cfg.Bucket, s.Key(core.ObjectKey(digest)), minio.GetObjectOptions{})
 		if err != nil {
 			return err
 		}
 		defer obj.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, obj); err != nil {
-			return err
-		}
-		if got := hex.EncodeToString(h.Sum(nil)); got != digest {
-			return core.Errorf("verify", digest, core.ErrCorrupt, "content hashes to "+got)
-		}
-		return nil
+		return c.Verify("verify", digest, obj)
 	})
 	return err
 }
 
 // PutReader streams r into the store. Small streams stay in memory; larger
-// ones are spooled to a temp file while hashed, because the key (the digest)
-// is known only at the end. Nothing is visible in the bucket until the
-// complete object is.
+// ones are spooled to a temp file, in their stored form, while hashed,
+// because the key (the digest) is known only at the end. Nothing is visible
+// in the bucket until the complete object is.
 func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, error) {
+	c, err := s.codecFor(ctx)
+	if err != nil {
+		return "", 0, err
+	}
 	head, err := io.ReadAll(io.LimitReader(core.CtxReader{Ctx: ctx, R: r}, int64(s.cfg.MemoryLimit)+1))
 	if err != nil {
 		return "", 0, readErr(err)
@@ -288,7 +307,7 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 		digest, err := s.Put(ctx, head)
 		return digest, int64(len(head)), err
 	}
-	sp, digest, size, err := s.spool(ctx, head, r)
+	sp, digest, size, err := s.spool(ctx, c, head, r)
 	if err != nil {
 		return "", 0, err
 	}
@@ -299,27 +318,42 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 		}
 		return digest, size, err
 	}
-	return digest, size, s.putObject(ctx, digest, sp.f, size)
+	stored, err := sp.f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return "", 0, core.E("putreader", digest, core.ErrUnavailable, err)
+	}
+	return digest, size, s.putObject(ctx, digest, sp.f, stored)
 }
 
-// spool writes head and the rest of r to a spool file and hashes them.
-func (s *Store) spool(ctx context.Context, head []byte, r io.Reader) (*spoolFile, string, int64, error) {
+// spool writes the stored form of head and the rest of r to a spool file
+// and hashes their canonical bytes.
+func (s *Store) spool(ctx context.Context, c *core.Codec, head []byte, r io.Reader) (*spoolFile, string, int64, error) {
 	sp, err := createSpool(s.cfg.SpoolDir)
 	if err != nil {
 		return nil, "", 0, core.E("putreader", "", core.ErrUnavailable, err)
 	}
 	h := sha256.New()
-	w := io.MultiWriter(sp.f, h)
+	zw := c.NewWriter(sp.f)
+	w := io.MultiWriter(zw, h)
 	_, err = w.Write(head)
 	var n int64
+	limit := c.MaxObjectSize() - int64(len(head))
 	if err == nil {
-		n, err = io.Copy(w, core.CtxReader{Ctx: ctx, R: r})
+		n, err = io.Copy(w, io.LimitReader(core.CtxReader{Ctx: ctx, R: r}, limit+1))
+	}
+	err = errors.Join(err, zw.Close())
+	size := int64(len(head)) + n
+	if err == nil && n > limit {
+		err = c.CheckSize("putreader", "", size)
 	}
 	if err != nil {
 		sp.remove()
+		if errors.Is(err, core.ErrTooLarge) {
+			return nil, "", 0, err
+		}
 		return nil, "", 0, readErr(err)
 	}
-	return sp, hex.EncodeToString(h.Sum(nil)), int64(len(head)) + n, nil
+	return sp, hex.EncodeToString(h.Sum(nil)), size, nil
 }
 
 // readErr classifies a failure while reading the caller's stream.
@@ -331,19 +365,26 @@ func readErr(err error) error {
 	return core.E("putreader", "", core.ErrUnavailable, err)
 }
 
-// Get returns the object's bytes after re-hashing them.
+// Get returns the object's bytes after decoding and re-hashing them.
 func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 	if err := core.CheckDigest("get", digest); err != nil {
 		return nil, err
 	}
-	data, _, err := s.read(ctx, "get", digest, s.Key(core.ObjectKey(digest)))
+	c, err := s.codecFor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if got := core.DigestOf(data); got != digest {
-		return nil, core.Errorf("get", digest, core.ErrCorrupt, "content hashes to "+got)
+	stored, _, err := s.read(ctx, "get", digest, s.Key(core.ObjectKey(digest)))
+	if err != nil {
+		return nil, err
 	}
-	return data, nil
+	if c.Format() == core.Format1 {
+		if got := core.DigestOf(stored); got != digest {
+			return nil, core.Errorf("get", digest, core.ErrCorrupt, "content hashes to "+got)
+		}
+		return stored, nil
+	}
+	return c.ReadVerified("get", digest, bytes.NewReader(stored), int64(len(stored)))
 }
 
 // read fetches a whole object with the ETag of the very response that

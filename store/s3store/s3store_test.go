@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -56,21 +57,55 @@ func openFresh(srv testutil.S3Server) func(t *testing.T) store.Store {
 	}
 }
 
-// corrupter overwrites an object with a raw client, bypassing the store.
-func corrupter(srv testutil.S3Server) storetest.Corrupter {
-	return func(t *testing.T, s store.Store, digest string, data []byte) {
-		t.Helper()
-		key := s.(*s3store.Store).Key("objects/sha256/" + digest[:2] + "/" + digest)
-		_, err := srv.Client(t).PutObject(t.Context(), srv.Bucket, key, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{})
+// raw reaches the bucket with a plain client, bypassing the store.
+func raw(srv testutil.S3Server) storetest.Raw {
+	key := func(s store.Store, k string) string { return s.(*s3store.Store).Key(k) }
+	return storetest.Raw{
+		Read: func(t *testing.T, s store.Store, k string) ([]byte, bool) {
+			obj, err := srv.Client(t).GetObject(t.Context(), srv.Bucket, key(s, k), minio.GetObjectOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer obj.Close()
+			b, err := io.ReadAll(obj)
+			if minio.ToErrorResponse(err).Code == "NoSuchKey" {
+				return nil, false
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b, true
+		},
+		Write: func(t *testing.T, s store.Store, k string, data []byte) {
+			_, err := srv.Client(t).PutObject(t.Context(), srv.Bucket, key(s, k), bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+		},
+		Delete: func(t *testing.T, s store.Store, k string) {
+			if err := srv.Client(t).RemoveObject(t.Context(), srv.Bucket, key(s, k), minio.RemoveObjectOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+}
+
+func openCapped(srv testutil.S3Server) func(t *testing.T, maxObject int64) store.Store {
+	return func(t *testing.T, maxObject int64) store.Store {
+		s, err := s3store.New(s3store.Config{
+			Endpoint: srv.Endpoint, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey, Region: srv.Region,
+			Bucket: srv.Bucket, Prefix: fmt.Sprintf("t%d", prefixes.Add(1)), MaxObjectSize: maxObject,
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
+		return s
 	}
 }
 
 func TestConformance(t *testing.T) {
 	srv := server(t)
-	storetest.Run(t, openFresh(srv), storetest.WithCorrupter(corrupter(srv)))
+	storetest.Run(t, openFresh(srv), storetest.WithRaw(raw(srv)), storetest.WithCapped(openCapped(srv)))
 }
 
 // TestSpoolAndMultipart drives PutReader through the temp-file spool and the
@@ -85,7 +120,7 @@ func TestSpoolAndMultipart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := bytes.Repeat([]byte("0123456789abcdef"), (13<<20)/16+7)
+	data := storetest.Pattern("spool and multipart", 13<<20+7) // incompressible: stored at about its size
 	d, n, err := s.PutReader(t.Context(), bytes.NewReader(data))
 	if err != nil || n != int64(len(data)) {
 		t.Fatalf("PutReader = %s, %d, %v", d, n, err)
@@ -205,5 +240,32 @@ func TestConfigAndDenied(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A stream past the cap is refused on the spooled path too, leaving no
+// object and no spool file behind.
+func TestSpooledStreamPastTheCap(t *testing.T) {
+	srv := server(t)
+	spool := t.TempDir()
+	s, err := s3store.New(s3store.Config{
+		Endpoint: srv.Endpoint, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey, Region: srv.Region,
+		Bucket: srv.Bucket, Prefix: "spoolcap", MemoryLimit: 1 << 20, SpoolDir: spool, MaxObjectSize: 2 << 20,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.PutReader(t.Context(), bytes.NewReader(storetest.Pattern("past the cap", 3<<20)))
+	if !errors.Is(err, store.ErrTooLarge) || store.ExitCode(err) != 65 {
+		t.Fatalf("PutReader past the cap: %v", err)
+	}
+	if d, n, err := s.PutReader(t.Context(), bytes.NewReader(storetest.Pattern("at the cap", 2<<20))); err != nil || n != 2<<20 {
+		t.Fatalf("PutReader at the cap: %s %d %v", d, n, err)
+	}
+	if list, err := s.ListObjects(t.Context()); err != nil || len(list) != 1 {
+		t.Fatalf("objects: %v, %v", list, err)
+	}
+	if left, _ := os.ReadDir(spool); len(left) != 0 {
+		t.Fatalf("spool files left: %v", left)
 	}
 }

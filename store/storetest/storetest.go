@@ -19,14 +19,30 @@ import (
 	"formation/store"
 )
 
-// Corrupter replaces the stored bytes of an object behind the store's back.
-type Corrupter func(t *testing.T, s store.Store, digest string, data []byte)
+// Raw reaches a store's keys behind its back, by layout key ("format",
+// "objects/sha256/ab/abcd…"), as a disk fault, a stray editor or an older
+// binary would.
+type Raw struct {
+	// Read returns the stored bytes under key, and whether there are any.
+	Read func(t *testing.T, s store.Store, key string) ([]byte, bool)
+	// Write replaces (or creates) the stored bytes under key.
+	Write func(t *testing.T, s store.Store, key string, data []byte)
+	// Delete removes key; a missing key is no error.
+	Delete func(t *testing.T, s store.Store, key string)
+}
 
 // Option adjusts Run.
 type Option func(*suite)
 
-// WithCorrupter enables the corruption tests.
-func WithCorrupter(c Corrupter) Option { return func(s *suite) { s.corrupt = c } }
+// WithRaw enables the tests of corruption and of the store formats, which
+// must run on every backend.
+func WithRaw(r Raw) Option { return func(s *suite) { s.raw = &r } }
+
+// WithCapped gives the suite a way to open a fresh, empty store whose cap on
+// an object's size is maxObject, for the size-cap tests.
+func WithCapped(open func(t *testing.T, maxObject int64) store.Store) Option {
+	return func(s *suite) { s.capped = open }
+}
 
 // WithIncrements sets how many compare-and-swap increments each concurrent
 // worker makes (default 12).
@@ -34,7 +50,8 @@ func WithIncrements(n int) Option { return func(s *suite) { s.increments = n } }
 
 type suite struct {
 	open       func(t *testing.T) store.Store
-	corrupt    Corrupter
+	raw        *Raw
+	capped     func(t *testing.T, maxObject int64) store.Store
 	increments int
 }
 
@@ -63,12 +80,22 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("ConcurrentCAS", s.testConcurrentCAS)
 	t.Run("UpdateRef", s.testUpdateRef)
 	t.Run("Maintenance", s.testMaintenance)
+	t.Run("Compressed", s.testCompressed)
+	t.Run("CompressedCorruption", s.testCompressedCorruption)
+	t.Run("SizeCap", s.testSizeCap)
+	t.Run("Format1", s.testFormat1)
+	t.Run("UnknownFormat", s.testUnknownFormat)
 }
 
 func digestOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// Pattern returns n deterministic bytes that do not compress: tests that
+// need an object's stored size near its canonical size (spooling, multipart
+// uploads) use it.
+func Pattern(seed string, n int) []byte { return pattern(seed, n) }
 
 // pattern returns n deterministic, incompressible-looking bytes.
 func pattern(seed string, n int) []byte {
@@ -173,10 +200,25 @@ func (s *suite) testNotFound(t *testing.T) {
 	}
 }
 
-func (s *suite) testCorruption(t *testing.T) {
-	if s.corrupt == nil {
-		t.Fatal("storetest: the backend gave no corrupter (WithCorrupter): corruption detection must be tested on every backend")
+// needRaw fails a test that needs raw access when the backend gave none.
+func (s *suite) needRaw(t *testing.T) *Raw {
+	t.Helper()
+	if s.raw == nil {
+		t.Fatal("storetest: the backend gave no raw access (WithRaw): corruption and formats must be tested on every backend")
 	}
+	return s.raw
+}
+
+// corrupt replaces an object's stored bytes.
+func (s *suite) corrupt(t *testing.T, st store.Store, digest string, data []byte) {
+	t.Helper()
+	s.needRaw(t).Write(t, st, objectKey(digest), data)
+}
+
+func objectKey(digest string) string { return "objects/sha256/" + digest[:2] + "/" + digest }
+
+func (s *suite) testCorruption(t *testing.T) {
+	s.needRaw(t)
 	st, ctx := s.open(t), context.Background()
 	data := pattern("corrupt", 4096)
 	d, err := st.Put(ctx, data)

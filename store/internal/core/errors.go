@@ -29,6 +29,8 @@ var (
 	ErrConfig = errors.New("store misconfigured")
 	// ErrDenied: the server refused the credentials it was given.
 	ErrDenied = errors.New("credentials refused")
+	// ErrTooLarge: an object past the store's cap on an object's size.
+	ErrTooLarge = errors.New("object too large")
 )
 
 // Error describes a failed store operation.
@@ -93,7 +95,7 @@ func (e *Error) ExitCode() int {
 	switch e.Kind {
 	case ErrNotFound:
 		return exitcode.NotFound
-	case ErrCorrupt, ErrInvalid:
+	case ErrCorrupt, ErrInvalid, ErrTooLarge:
 		return exitcode.Rejected
 	case ErrPrecondition, ErrUnavailable:
 		return exitcode.Unavailable
@@ -120,6 +122,8 @@ func (e *Error) ReasonCode() string {
 		return "corrupt_object"
 	case ErrInvalid:
 		return "invalid_name"
+	case ErrTooLarge:
+		return "object_too_large"
 	case ErrPrecondition:
 		return "ref_race_lost"
 	case ErrUnavailable:

@@ -6,7 +6,7 @@ import "time"
 // younger than its grace period, and measures what it frees.
 type ObjectInfo struct {
 	Digest  string
-	Size    int64
+	Size    int64     // bytes at rest: the stored form, compressed in format 2
 	ModTime time.Time // when the object was written (file mtime, S3 LastModified)
 }
 

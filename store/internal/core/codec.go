@@ -1,0 +1,291 @@
+package core
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// DefaultMaxObjectSize is the cap on an object's canonical size: no store
+// takes a larger object, and a read stops with ErrCorrupt as soon as an
+// object decompresses past it, so a hostile or damaged object cannot expand
+// without bound.
+const DefaultMaxObjectSize int64 = 4 << 30
+
+// window is the zstd window both directions use: the encoder never refers
+// further back, so the decoder refuses frames that ask for more (8 MiB is
+// what every zstd decoder is expected to support).
+const window = 8 << 20
+
+// zstdMagic starts every zstd frame.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// Codec turns an object's canonical bytes into its stored bytes and back,
+// for one store and its format. It is safe for concurrent use: one-shot
+// encodes share one encoder (whose EncodeAll may run concurrently), streams
+// take an encoder or decoder from the store's own pools.
+type Codec struct {
+	format int
+	max    int64
+	all    *zstd.Encoder
+	encs   sync.Pool
+	decs   sync.Pool
+}
+
+// NewCodec returns the codec of a store of the given format; maxObject <= 0
+// means DefaultMaxObjectSize.
+func NewCodec(format int, maxObject int64) *Codec {
+	if maxObject <= 0 {
+		maxObject = DefaultMaxObjectSize
+	}
+	c := &Codec{format: format, max: maxObject}
+	if format == Format1 {
+		return c
+	}
+	c.all = newEncoder(0)
+	c.encs.New = func() any { return newEncoder(1) }
+	c.decs.New = func() any {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
+		if err != nil {
+			panic(fmt.Sprintf("store: zstd decoder options: %v", err)) // constant options
+		}
+		return d
+	}
+	return c
+}
+
+// newEncoder makes an encoder; concurrency 1 keeps a stream on the
+// caller's goroutine, 0 lets EncodeAll run on every core.
+func newEncoder(concurrency int) *zstd.Encoder {
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithWindowSize(window),
+		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(true), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+	if err != nil {
+		panic(fmt.Sprintf("store: zstd encoder options: %v", err)) // constant options
+	}
+	return e
+}
+
+// Format is the store format the codec writes and reads.
+func (c *Codec) Format() int { return c.format }
+
+// MaxObjectSize is the cap on an object's canonical size.
+func (c *Codec) MaxObjectSize() int64 { return c.max }
+
+// CheckSize refuses an object of n canonical bytes past the cap.
+func (c *Codec) CheckSize(op, key string, n int64) error {
+	if n > c.max {
+		return Errorf(op, key, ErrTooLarge, fmt.Sprintf("%d bytes or more, past the cap of %d", n, c.max))
+	}
+	return nil
+}
+
+// Encode returns the stored bytes of an object.
+func (c *Codec) Encode(data []byte) []byte {
+	if c.format == Format1 {
+		return data
+	}
+	return c.all.EncodeAll(data, make([]byte, 0, len(data)/4+64))
+}
+
+// NewWriter returns a writer that stores what is written to it into w.
+// Close flushes it (it does not close w); call it on every path, failed
+// ones included, to return its encoder.
+func (c *Codec) NewWriter(w io.Writer) io.WriteCloser {
+	if c.format == Format1 {
+		return nopCloser{w}
+	}
+	e := c.encs.Get().(*zstd.Encoder)
+	e.Reset(w)
+	return &writer{c: c, e: e}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+type writer struct {
+	c *Codec
+	e *zstd.Encoder
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	if w.e == nil {
+		return 0, errors.New("store: write after close")
+	}
+	return w.e.Write(p)
+}
+
+func (w *writer) Close() error {
+	if w.e == nil {
+		return nil
+	}
+	err := w.e.Close()
+	w.e.Reset(nil)
+	w.c.encs.Put(w.e)
+	w.e = nil
+	return err
+}
+
+// DataError is a stored object that cannot be what its name says: not a
+// zstd frame, a damaged one, or one that expands past the cap. Backends
+// report it as ErrCorrupt; failures of the reader underneath are passed on
+// as they are, since they say nothing about the object.
+type DataError struct{ Reason string }
+
+func (e *DataError) Error() string { return e.Reason }
+
+// NewReader returns the canonical bytes of the object whose stored bytes r
+// yields. Reads end with a *DataError on a stored object that does not
+// decompress or that expands past the cap. Close returns its decoder.
+func (c *Codec) NewReader(r io.Reader) io.ReadCloser {
+	if c.format == Format1 {
+		return io.NopCloser(r)
+	}
+	return &reader{c: c, src: &sourceReader{r: r}}
+}
+
+type reader struct {
+	c   *Codec
+	src *sourceReader
+	dec *zstd.Decoder
+	n   int64
+	err error
+}
+
+// sourceReader remembers the error of the stored bytes' reader, to tell a
+// failing disk or connection from a damaged object. It has no Bytes method,
+// so the decoder always streams and the window bound holds.
+type sourceReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *sourceReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF {
+		s.err = err
+	}
+	return n, err
+}
+
+func (r *reader) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.dec == nil {
+		if r.err = r.start(); r.err != nil {
+			return 0, r.err
+		}
+	}
+	n, err := r.dec.Read(p)
+	r.n += int64(n)
+	switch {
+	case r.n > r.c.max:
+		r.err = &DataError{Reason: fmt.Sprintf("decompresses past the cap of %d bytes", r.c.max)}
+		return 0, r.err
+	case err == io.EOF:
+		return n, err
+	case err != nil && r.src.err != nil:
+		r.err = r.src.err
+	case err != nil:
+		r.err = &DataError{Reason: "not a valid zstd frame: " + err.Error()}
+	}
+	return n, r.err
+}
+
+// start checks the magic number, so that a stored object which is not zstd
+// at all (an empty file, raw bytes written behind the store's back) is named
+// as such, then hands the stream to a decoder.
+func (r *reader) start() error {
+	head := make([]byte, len(zstdMagic))
+	if _, err := io.ReadFull(r.src, head); err != nil || !bytes.Equal(head, zstdMagic) {
+		if r.src.err != nil {
+			return r.src.err
+		}
+		return &DataError{Reason: "stored bytes are not a zstd frame (format 2 stores every object as one)"}
+	}
+	r.dec = r.c.decs.Get().(*zstd.Decoder)
+	if err := r.dec.Reset(io.MultiReader(bytes.NewReader(head), r.src)); err != nil {
+		return &DataError{Reason: "not a valid zstd frame: " + err.Error()}
+	}
+	return nil
+}
+
+func (r *reader) Close() error {
+	if r.dec != nil {
+		_ = r.dec.Reset(nil)
+		r.c.decs.Put(r.dec)
+		r.dec = nil
+	}
+	if r.err == nil {
+		r.err = errors.New("store: read after close")
+	}
+	return nil
+}
+
+// ReadVerified decodes the stored bytes r yields (stored of them, when
+// known), re-hashes the canonical bytes and returns them. A damaged object
+// or one that does not hash to digest is ErrCorrupt; a failure of r itself
+// is returned as it is, for the backend to classify.
+func (c *Codec) ReadVerified(op, digest string, r io.Reader, stored int64) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(int(c.presize(r, stored)))
+	if err := c.verify(op, digest, r, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// presize guesses the canonical size to allocate it at once. A frame
+// written whole declares its content size; that is believed only up to a
+// ratio no honest object needs to exceed for one allocation (a bigger one
+// still reads, growing as it goes), so a forged header cannot make a tiny
+// object allocate the cap.
+func (c *Codec) presize(r io.Reader, stored int64) int64 {
+	if c.format == Format1 || stored <= 0 {
+		return min(max(stored, 0), c.max)
+	}
+	guess := min(4*stored, c.max)
+	ra, ok := r.(io.ReaderAt)
+	if !ok {
+		return guess
+	}
+	head := make([]byte, zstd.HeaderMaxSize)
+	n, _ := ra.ReadAt(head, 0)
+	var h zstd.Header
+	if h.Decode(head[:n]) != nil || !h.HasFCS {
+		return guess
+	}
+	return min(int64(min(h.FrameContentSize, uint64(c.max))), 64*stored+1<<20)
+}
+
+// Verify re-hashes the object r yields without holding it, as ReadVerified
+// does.
+func (c *Codec) Verify(op, digest string, r io.Reader) error {
+	return c.verify(op, digest, r, io.Discard)
+}
+
+func (c *Codec) verify(op, digest string, r io.Reader, to io.Writer) error {
+	dr := c.NewReader(r)
+	defer dr.Close()
+	h := sha256.New()
+	_, err := io.Copy(io.MultiWriter(h, to), dr)
+	var de *DataError
+	if errors.As(err, &de) {
+		return E(op, digest, ErrCorrupt, de)
+	}
+	if err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
+		return Errorf(op, digest, ErrCorrupt, "content hashes to "+got)
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+func TestParseMarker(t *testing.T) {
+	if v, err := ParseMarker("s", MarkerBytes(Format2)); v != Format2 || err != nil {
+		t.Fatalf("ParseMarker(current) = %d, %v", v, err)
+	}
+	for _, bad := range []string{"", "formation-store/", "formation-store/02\n", "formation-store/2 \n", "formation-store/3\n", "zstd\n", "formation-store/1\n"} {
+		if _, err := ParseMarker("s", []byte(bad)); !errors.Is(err, ErrConfig) {
+			t.Errorf("ParseMarker(%q) = %v, want ErrConfig", bad, err)
+		}
+	}
+}
+
+// A frame asking for a window past 8 MiB is refused before the decoder
+// allocates it, whether it declares the window or (single segment) its
+// content size.
+func TestCodecRefusesLargeWindows(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuv"), (9<<20)/32)
+	c := NewCodec(Format2, 0)
+	if got, err := c.ReadVerified("get", DigestOf(data), bytes.NewReader(c.Encode(data)), 0); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("our own 9 MiB object: %d bytes, %v", len(got), err)
+	}
+	wide, err := zstd.NewWriter(nil, zstd.WithWindowSize(32<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stream bytes.Buffer
+	wide.Reset(&stream)
+	if _, err := wide.Write(data); err != nil || wide.Close() != nil {
+		t.Fatal(err)
+	}
+	for name, frame := range map[string][]byte{"window": stream.Bytes(), "single segment": wide.EncodeAll(data, nil)} {
+		_, err := c.ReadVerified("get", DigestOf(data), bytes.NewReader(frame), 0)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "zstd") {
+			t.Errorf("%s: %v, want ErrCorrupt", name, err)
+		}
+	}
+}
+
+// A failure of the reader under the codec is passed on as it is: a failing
+// disk or connection says nothing about the object.
+func TestCodecPassesSourceErrors(t *testing.T) {
+	c := NewCodec(Format2, 0)
+	data := []byte(strings.Repeat("x", 5000))
+	boom := errors.New("disk gone")
+	src := &failAfter{b: c.Encode(data), n: 6, err: boom}
+	_, err := c.ReadVerified("get", DigestOf(data), src, 0)
+	if !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("ReadVerified over a failing source = %v, want %v and not ErrCorrupt", err, boom)
+	}
+}
+
+type failAfter struct {
+	b   []byte
+	n   int
+	err error
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, f.err
+	}
+	k := copy(p[:min(len(p), f.n)], f.b)
+	f.b, f.n = f.b[k:], f.n-k
+	return k, nil
+}
