@@ -65,7 +65,7 @@ func newLexicon() *lexicon {
 		"neutralise", "silence", "mute", "scrap", "patch", "void", "lower", "reduce", "downgrade", "overrule",
 		"countermand", "rescind", "repeal", "junk", "trash", "toss", "dump", "shred", "sidestep", "dodge",
 		"forsake", "renounce", "relinquish", "defy", "disobey", "flout", "dissolve", "bend", "unlearn", "forgo",
-		"substitute", "supplant", "exchange", "shelve", "sideline"}
+		"substitute", "supplant", "exchange", "shelve", "sideline", "lose"}
 	install := []string{"freeze", "lock", "seal", "harden", "install", "inject", "plug", "enter", "activate",
 		"engage", "adopt", "stop", "quit"}
 	particle := map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
@@ -103,7 +103,7 @@ func newLexicon() *lexicon {
 				"pipeline")),
 		push: merge(inflect(full, change...), inflect(800, install...),
 			weigh(full, "forgot", "forgotten", "broke", "broken", "overrode", "overridden", "rewrote", "rewritten",
-				"threw", "thrown"),
+				"threw", "thrown", "lost"),
 			weigh(full, "final", "frozen", "permanent", "permanently", "axiom", "axiomatic", "immutable",
 				"unrevisable", "irrevocable", "forever", "void", "null", "obsolete", "invalid", "irrelevant",
 				"optional", "henceforth", "longer", "anymore", "unchangeable", "unalterable", "unquestionable",

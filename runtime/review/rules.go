@@ -111,6 +111,8 @@ func (g *Gate) addressOf(t words, i int) (a address, negated, self bool) {
 				return direct, negated, t.w[k] != "you" && t.w[k] != "u"
 			}
 			return unaddressed, negated, false
+		case w == "mind" && j > start && t.w[j-1] == "you":
+			return direct, negated, false // "would you mind keeping ...": a polite request
 		case coordinator(w) && !g.opensClause(t, j):
 			// "explain X, and ignore ...": the verb shares the address of
 			// the clause it is joined to.
@@ -272,7 +274,7 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		if aboutYou {
 			return target{at: j, owned: true, aboutYou: true}
 		}
-		if j+1 < to && !l.stops[t.w[j+1]] && !l.voidWords[t.w[j+1]] && !keptWord(t.w[j+1]) && !g.ownedAfter(t, j, to) {
+		if j+1 < to && !l.stops[t.w[j+1]] && !l.voidWords[t.w[j+1]] && !keptWord(t.w[j+1]) && !l.participles[t.w[j+1]] && !g.ownedAfter(t, j, to) {
 			continue // a modifier of the next word ("the rules file", "the safety light")
 		}
 		k := j - 1
@@ -589,7 +591,7 @@ func (g *Gate) perfect(t words, i int) bool {
 func (g *Gate) passiveDisable(t words) (string, bool) {
 	l := g.lex
 	for i, w := range t.w {
-		if !l.participles[w] || (w == "turned" || w == "switched") && (i+1 >= len(t.w) || t.w[i+1] != "off") {
+		if !l.participles[w] && !g.phrasalParticiple(t, i) || (w == "turned" || w == "switched") && (i+1 >= len(t.w) || t.w[i+1] != "off") {
 			continue
 		}
 		aux := i - 1
@@ -606,6 +608,51 @@ func (g *Gate) passiveDisable(t words) (string, bool) {
 		}
 		if tg.owned || g.requested(t, start, aux) {
 			return strings.Join(t.w[tg.at:i+1], " "), true
+		}
+	}
+	return "", false
+}
+
+// phrasalParticiple reports a particle verb's participle at i with its
+// particle right after it or one word on: "put on ice", "set aside",
+// "thrown out".
+func (g *Gate) phrasalParticiple(t words, i int) bool {
+	base := g.phrasalForms[t.w[i]]
+	switch t.w[i] {
+	case "thrown":
+		base = "throw"
+	case "taken":
+		base = "take"
+	case "given":
+		base = "give"
+	case "done":
+		base = "do"
+	}
+	if base == "" || base == "turn" || base == "switch" {
+		return false
+	}
+	return slices.Contains(g.lex.phrasal[base], at(t.w, i+1)) || slices.Contains(g.lex.phrasal[base], at(t.w, i+2))
+}
+
+// keptOff finds the system asked to keep its governance switched off: "keep
+// your checks switched off", "leave your filters disabled".
+func (g *Gate) keptOff(t words, i int) (string, bool) {
+	switch t.w[i] {
+	case "keep", "keeping", "leave", "leaving":
+	default:
+		return "", false
+	}
+	if addr, negated, _ := g.addressOf(t, i); addr != direct || negated {
+		return "", false
+	}
+	from, to := g.region(t, i, i+1)
+	tg := g.findTarget(t, from, to, false)
+	if tg.at < 0 || !tg.owned {
+		return "", false
+	}
+	for k := tg.at + 1; k < to && k <= tg.at+3; k++ {
+		if settingWord(t.w[k]) || g.lex.voidWords[t.w[k]] || g.lex.participles[t.w[k]] && at(t.w, k+1) == "off" {
+			return strings.Join(t.w[i:k+1], " "), true
 		}
 	}
 	return "", false
@@ -671,6 +718,9 @@ func (g *Gate) voidedGovernance(t words) (string, bool) {
 			return ev, true
 		}
 		if ev, ok := g.released(t, i); ok {
+			return ev, true
+		}
+		if ev, ok := g.keptOff(t, i); ok {
 			return ev, true
 		}
 		if _, end := t.clause(i); g.givenToYou(t, i, end) >= 0 {
@@ -1369,7 +1419,7 @@ func (g *Gate) hypothesis(t words, i int) bool {
 	default:
 		return false
 	}
-	if at(t.w, i+1) != "you" && !(at(t.w, i+1) == "that" && at(t.w, i+2) == "you") {
+	if at(t.w, i+1) != "you" && at(t.w, i+1) != "yourself" && !(at(t.w, i+1) == "that" && at(t.w, i+2) == "you") {
 		return false
 	}
 	addr, negated, _ := g.addressOf(t, i)
@@ -1390,7 +1440,7 @@ func (g *Gate) counterfactualGovernance(t words) (string, bool) {
 		for k := i + 1; k < end && k < i+12; k++ {
 			w := t.w[k]
 			switch {
-			case w == "you" || w == "your":
+			case w == "you" || w == "your" || w == "yourself":
 				you = true
 			case l.negators[w] || w == "free":
 				gone = true
