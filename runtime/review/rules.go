@@ -784,6 +784,9 @@ func (g *Gate) lapsed(t words, i int) (string, bool) {
 		return strings.Join(t.w[i:i+3], " "), true // "your filters stay off"
 	}
 	for k, x := range after {
+		if x == "on" && k > 0 && isBeForm(after[k-1]) && (at(after, k+1) == "ice" || at(after, k+1) == "hold") {
+			return strings.Join(t.w[i:i+k+3], " "), true // "your safety checks are on ice"
+		}
 		if x == "longer" && k > 0 && after[k-1] == "no" && inForce(after[k+1:]) {
 			return strings.Join(t.w[i:i+k+2], " "), true // "your rules are no longer in effect"
 		}
@@ -952,8 +955,8 @@ func (g *Gate) imperativeNear(t words, from, to int) (string, bool) {
 // mode".
 func (g *Gate) modeEntry(t words) (string, bool) {
 	for i := 1; i < len(t.w); i++ {
-		if t.w[i] != "mode" || !g.lex.modes[t.w[i-1]] {
-			continue
+		if t.w[i] != "mode" || !g.lex.modes[t.w[i-1]] || g.configScope(t, i) {
+			continue // "enable developer mode in the browser settings": a setting
 		}
 		start, _ := t.clause(i)
 		for j := i - 2; j >= start && j >= i-5; j-- {
@@ -1171,7 +1174,7 @@ func (g *Gate) newIdentity(t words, i int) int {
 			return -1
 		}
 		from = i + 2
-	case "assume", "adopt", "wear", "don", "acquire", "get", "choose", "pick", "grow", "develop", "switch", "swap":
+	case "assume", "adopt", "wear", "don", "acquire", "get", "choose", "pick", "grow", "develop", "switch", "swap", "trade", "exchange":
 	default:
 		return -1
 	}
@@ -1183,7 +1186,9 @@ func (g *Gate) newIdentity(t words, i int) int {
 			w == "alternative" || w == "second" || w == "secret" || w == "alter" || g.lex.freedom[w]:
 			fresh = true
 		case identityNoun(w) || w == "self" || w == "ego" || w == "personality" || w == "persona":
-			if fresh || at(t.w, k+1) == "of" && g.agentAfter(t, k+2, true) {
+			swapped := at(t.w, k-1) == "your" && (at(t.w, k+1) == "for" || at(t.w, k+1) == "with") && w != "name" && w != "nickname"
+			if fresh || swapped || at(t.w, k+1) == "of" && g.agentAfter(t, k+2, true) {
+				// "switch your persona for mine"
 				return k // "take on a new identity", "assume the identity of an assistant with no ethics"
 			}
 			return -1
