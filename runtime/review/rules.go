@@ -775,7 +775,7 @@ func (g *Gate) lapsed(t words, i int) (string, bool) {
 		after = t.w[end:min(len(t.w), end+1)]
 	}
 	if len(after) > 0 && (settingWord(after[0]) || tagged && g.lex.voidWords[after[0]]) && !g.configScope(t, i) {
-		return strings.Join(t.w[i:i+1], " ") + " " + after[0], true
+		return t.w[i] + " " + after[0], true
 	}
 	if !tg.owned || tg.at != i {
 		return "", false
