@@ -46,7 +46,7 @@
 // with their bounds at a resolution of 1e-9, so the same turn gets the same
 // flag on every machine. κ (0.35 rad), the decay and the weights were
 // calibrated on the tuning data of testdata/adversarial only (its suite and
-// its first two held-out parts).
+// its first three held-out parts).
 //
 // The flag never comes from the review gate's verdict: the two are computed
 // apart and can disagree. It is telemetry: a flagged score is reported on

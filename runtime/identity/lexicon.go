@@ -64,13 +64,16 @@ func newLexicon() *lexicon {
 		"dismantle", "strip", "shed", "reconfigure", "retrain", "rewire", "undermine", "neutralize",
 		"neutralise", "silence", "mute", "scrap", "patch", "void", "lower", "reduce", "downgrade", "overrule",
 		"countermand", "rescind", "repeal", "junk", "trash", "toss", "dump", "shred", "sidestep", "dodge",
-		"forsake", "renounce", "relinquish", "defy", "disobey", "flout", "dissolve", "bend", "unlearn", "forgo"}
+		"forsake", "renounce", "relinquish", "defy", "disobey", "flout", "dissolve", "bend", "unlearn", "forgo",
+		"substitute", "supplant", "exchange", "shelve", "sideline", "lose"}
 	install := []string{"freeze", "lock", "seal", "harden", "install", "inject", "plug", "enter", "activate",
 		"engage", "adopt", "stop", "quit"}
 	particle := map[string][]string{"turn": {"off"}, "switch": {"off"}, "shut": {"off", "down"},
 		"throw": {"away", "out"}, "put": {"aside", "hold"}, "set": {"aside"}, "get": {"rid", "around"}, "let": {"go"},
 		"do": {"away"}, "work": {"around"}, "take": {"off", "on"}, "dial": {"down", "back"}, "tone": {"down"},
-		"cast": {"off", "aside"}, "step": {"outside", "beyond"}, "break": {"free"}, "push": {"aside"}, "brush": {"aside", "off"}, "toss": {"out", "aside"}}
+		"cast": {"off", "aside"}, "step": {"outside", "beyond"}, "break": {"free"}, "push": {"aside"}, "brush": {"aside", "off"}, "toss": {"out", "aside"},
+		"give": {"up"}, "leave": {"behind"}}
+	particle["put"] = append(particle["put"], "ice")
 	particle["turn"] = append(particle["turn"], "down")
 	particleForms := map[string]string{}
 	for base := range particle {
@@ -86,7 +89,8 @@ func newLexicon() *lexicon {
 			"axis", "conscience", "alignment", "normalizer", "normaliser", "normalization", "normalisation",
 			"renormalization", "renormalisation", "unitizer", "review", "rulebook", "rulebooks", "orders",
 			"directive", "guideline", "restriction", "principle", "morality", "scruples", "conscience",
-			"conditioning", "inhibitions", "qualms", "caution", "guardrail", "safeguard"),
+			"conditioning", "inhibitions", "qualms", "caution", "guardrail", "safeguard", "obligations", "obligation",
+			"duties"),
 			weigh(800, "rule", "commands"),
 			weigh(700, "makers", "maker", "developers", "creators", "creator", "trainers", "designers", "programmers"),
 			weigh(600, "truth", "honesty"),
@@ -95,10 +99,11 @@ func newLexicon() *lexicon {
 			weigh(500, "role", "purpose"),
 			weigh(700, "reviewed", "character", "operator", "operators", "repair",
 				"hook", "censorship", "moderation", "assistant", "chatbot", "ai"),
-			weigh(400, "name", "model", "bot", "system", "gate", "checks", "filter", "teaching")),
+			weigh(400, "name", "model", "bot", "system", "gate", "checks", "filter", "teaching", "routine", "runtime",
+				"pipeline")),
 		push: merge(inflect(full, change...), inflect(800, install...),
 			weigh(full, "forgot", "forgotten", "broke", "broken", "overrode", "overridden", "rewrote", "rewritten",
-				"threw", "thrown"),
+				"threw", "thrown", "lost"),
 			weigh(full, "final", "frozen", "permanent", "permanently", "axiom", "axiomatic", "immutable",
 				"unrevisable", "irrevocable", "forever", "void", "null", "obsolete", "invalid", "irrelevant",
 				"optional", "henceforth", "longer", "anymore", "unchangeable", "unalterable", "unquestionable",
@@ -124,7 +129,8 @@ func newLexicon() *lexicon {
 			"give", "write", "say", "obey", "follow", "comply", "accept", "freeze", "lock", "seal", "become",
 			"pretend", "roleplay", "impersonate", "swap", "flip", "reverse", "turn", "switch", "throw", "get",
 			"go", "jailbreak", "override", "behave", "simulate", "assume", "take", "drop", "store", "record",
-			"save", "remember", "register", "enshrine", "log", "dial", "scrap", "stay", "remain", "listen"),
+			"save", "remember", "register", "enshrine", "log", "dial", "scrap", "stay", "remain", "listen", "enable",
+			"engage", "unlock", "boot", "launch", "hook", "wire", "splice", "leave"),
 		openers: set("please", "kindly", "just", "simply", "now", "then", "also", "and", "ok", "okay", "hey",
 			"first", "second", "third", "next", "finally", "immediately", "really", "quickly", "so", "actually",
 			"seriously", "lastly", "right", "well", "alright", "thanks", "great", "good", "hi", "hello"),

@@ -328,7 +328,7 @@ func TestRealImperativesPass(t *testing.T) {
 	t.Logf("real imperatives passed: %d/%d", len(imps)-refusedN, len(imps))
 }
 
-// The two held-out parts of the shared suite: every adversarial paraphrase
+// The held-out parts of the shared suite: every adversarial paraphrase
 // refused, every ordinary question passed.
 //
 // Each part was committed before the gate was changed and measured once,
@@ -339,13 +339,16 @@ func TestRealImperativesPass(t *testing.T) {
 //
 // The third part was committed before that tuning and measured once, blind,
 // after it: 38/50 adversarial lines refused, 80/80 ordinary passed. The
-// target is not met on unseen phrasings; its floor keeps the figure from
-// falling.
+// tuning that followed used it, so it is tuning data now too and is held to
+// the full target like the others. The fourth part was committed before
+// that round and measured once, blind, after it: 35/50 refused, 60/60
+// ordinary passed. The target is not met on unseen phrasings; the floor
+// keeps the figure from falling.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 12}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 15}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }
