@@ -18,6 +18,9 @@ func TestRetriesFollowExitCodes(t *testing.T) {
 
 	down := l.cluster(4)
 	down.ConfigMaps["formation-store"]["FORMATION_S3_ENDPOINT"] = "http://127.0.0.1:1"
+	// A refused connection is retried for the whole retry budget before the
+	// pod exits 75; a short budget keeps each attempt to a second.
+	down.ConfigMaps["formation-store"]["FORMATION_S3_RETRY_BUDGET"] = "1s"
 	phase, _ := down.Submit(ctx, "formation-subject", map[string]string{"subject": "optics", "store": l.url("down")})
 	procs := down.Processes()
 	limit := l.m.WorkflowTemplates["formation-subject"].Spec.Templates[1].RetryStrategy.Limit.IntValue()
