@@ -155,15 +155,11 @@ func runReviewShow(c *cli.Context, io IO) error {
 	if err != nil {
 		return err
 	}
-	e, err := q.Get(c.Context, id)
+	e, coh, err := judgedEntry(c, io, q, s, id)
 	if err != nil {
 		return err
 	}
-	k, err := reviewedIndex(c, io, s)
-	if err != nil {
-		return err
-	}
-	out := ShowOutput{ID: e.ID, Head: e.Head, Record: e.Record, Coherence: teaching.Judge(e.Record, k)}
+	out := ShowOutput{ID: e.ID, Head: e.Head, Record: e.Record, Coherence: coh}
 	if e.Record.Decided() {
 		ok := teaching.VerifyDecision(e.Record) == nil
 		out.SignatureValid = &ok
@@ -198,6 +194,20 @@ func shortList(shas []string) string {
 }
 
 // reviewedIndex is the reviewed knowledge, as the runtime indexes it.
+// judgedEntry reads a proposal's current record and judges it against
+// reviewed knowledge, as show and a decision both need.
+func judgedEntry(c *cli.Context, io IO, q queue.Queue, s store.Store, id string) (queue.Entry, teaching.Coherence, error) {
+	e, err := q.Get(c.Context, id)
+	if err != nil {
+		return queue.Entry{}, teaching.Coherence{}, err
+	}
+	k, err := reviewedIndex(c, io, s)
+	if err != nil {
+		return queue.Entry{}, teaching.Coherence{}, err
+	}
+	return e, teaching.Judge(e.Record, k), nil
+}
+
 func reviewedIndex(c *cli.Context, io IO, s store.Store) (*knowledge.Knowledge, error) {
 	snap, err := reviewed.Load(c.Context, s)
 	if err != nil {
@@ -237,15 +247,10 @@ func runReviewDecide(c *cli.Context, io IO, accept bool) error {
 	if err != nil {
 		return err
 	}
-	e, err := q.Get(c.Context, id)
+	e, coh, err := judgedEntry(c, io, q, s, id)
 	if err != nil {
 		return err
 	}
-	k, err := reviewedIndex(c, io, s)
-	if err != nil {
-		return err
-	}
-	coh := teaching.Judge(e.Record, k)
 	decided, err := teaching.Decide(e.Record, id, accept, reason, coh, rev, io.Now())
 	if err != nil {
 		return refusedDecision(c, q, id, err)
