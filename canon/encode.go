@@ -36,6 +36,18 @@ func AppendMarshal(dst []byte, v any) ([]byte, error) {
 	return e.buf, nil
 }
 
+// AppendString appends the canonical form of the string s to dst: the bytes
+// Marshal writes for s. It is for writers that assemble a large artifact's
+// canonical bytes piece by piece instead of building the value first; such a
+// writer's output must be tested equal to Marshal's.
+func AppendString(dst []byte, s string) ([]byte, error) {
+	e := encoder{buf: dst}
+	if err := e.str(s); err != nil {
+		return dst, err
+	}
+	return e.buf, nil
+}
+
 // SHA256Hex is the lowercase hex SHA-256 of Marshal(v): the identity of v.
 // It streams the canonical bytes through the hash in chunks instead of
 // building them whole, which matters for multi-megabyte artifacts.

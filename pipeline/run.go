@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -68,22 +67,32 @@ func runParams(loaded *packs.Loaded) (RunParams, error) {
 // merge). Both store the same record under the same cache key, so either
 // one's record serves the other as a hit.
 func (p *Pipeline) runFrame(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded, drive passDriver) (stage.Result, error) {
+	var halted error // a miss knows it from the record it wrote
 	res, err := p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
-		rec, unreached, err := p.runCore(ctx, spec, courseDigest, loaded, drive)
+		ran, err := p.runCore(ctx, spec, courseDigest, loaded, drive)
 		if err != nil {
 			return stage.Output{}, err
 		}
-		out := stage.Output{Artifact: rec, Audit: unreachedRecords(unreached)}
+		rec := ran.record
+		out := stage.Output{Audit: unreachedRecords(ran.unreached), Write: func(w io.Writer) error {
+			return artifact.WriteRunRecord(w, rec, ran.payloads)
+		}}
 		for i, r := range rec.Runs {
 			if r.Halted {
 				out.Audit = append(out.Audit, audit.Record{Kind: audit.KindHalt, ReasonCode: "versor_closure",
 					Key: fmt.Sprintf("pass %d step %d", i+1, r.HaltStepIndex), Detail: r.HaltReason})
+				if halted == nil {
+					halted = haltedPass(r)
+				}
 			}
 		}
 		return out, nil
 	})
 	if err != nil {
 		return res, err
+	}
+	if !res.CacheHit {
+		return res, halted
 	}
 	return res, p.haltedRun(res.Bytes)
 }
@@ -102,10 +111,15 @@ func (p *Pipeline) haltedRun(raw []byte) error {
 	}
 	for _, r := range rec.Runs {
 		if r.Halted {
-			return exitcode.Newf(exitcode.Rejected, "run: hard halt at step %d: %s", r.HaltStepIndex, r.HaltReason)
+			return haltedPass(r)
 		}
 	}
 	return nil
+}
+
+// haltedPass is the exit-65 error of a pass that halted.
+func haltedPass(r artifact.RunOutput) error {
+	return exitcode.Newf(exitcode.Rejected, "run: hard halt at step %d: %s", r.HaltStepIndex, r.HaltReason)
 }
 
 // CourseInputs are a course's YAML, plan and knowledge, gathered by digest.
@@ -177,21 +191,32 @@ func unreachedRecords(us []run.Unreached) []audit.Record {
 	return out
 }
 
+// ranCourse is what runCore produced: the record, the canonical bytes of the
+// plan's payloads (which the record repeats), and the steps the first pass
+// found unreachable by a user.
+type ranCourse struct {
+	record    artifact.RunRecord
+	payloads  artifact.PlanPayloads
+	unreached []run.Unreached
+}
+
 // runCore drives the course and returns the record and the steps the first
 // pass found unreachable by a user.
-func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded, drive passDriver) (artifact.RunRecord, []run.Unreached, error) {
+func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded, drive passDriver) (ranCourse, error) {
 	in, err := p.loadCourse(ctx, spec, courseDigest)
 	if err != nil {
-		return artifact.RunRecord{}, nil, err
+		return ranCourse{}, err
 	}
 	in.YAML = nil // compiled: the passes need only the plan, not its source
-	planBytes, err := artifact.Encode(in.Plan)
+	payloads, err := artifact.EncodePayloads(in.Plan.Steps)
 	if err != nil {
-		return artifact.RunRecord{}, nil, err
+		return ranCourse{}, err
 	}
-	planDigest, err := p.Env.Store.Put(ctx, planBytes)
+	planDigest, err := stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
+		return artifact.WritePlan(w, in.Plan, payloads)
+	})
 	if err != nil {
-		return artifact.RunRecord{}, nil, err
+		return ranCourse{}, err
 	}
 	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
 		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
@@ -203,14 +228,14 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	// Each step's event goes to the store as it is recorded: the events of
 	// a run are never held whole.
 	var passes [2]run.Pass
-	rec.EventsObject, err = spool(ctx, p.Env.Store, func(w io.Writer) error {
+	rec.EventsObject, err = stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
 		opts.Events = w
 		var err error
 		passes, err = drive(ctx, in, loaded, opts)
 		return err
 	})
 	if err != nil {
-		return artifact.RunRecord{}, nil, err
+		return ranCourse{}, err
 	}
 	for _, ps := range passes {
 		rec.Runs = append(rec.Runs, ps.Output)
@@ -219,7 +244,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if n := len(passes[0].Unreached); n > 0 {
 		p.logf("run %s: %d step(s) not reached by a user typing their own words (audited as %s)", spec.Subject, n, ReasonUserPathUnreachable)
 	}
-	return rec, passes[0].Unreached, nil
+	return ranCourse{record: rec, payloads: payloads, unreached: passes[0].Unreached}, nil
 }
 
 func passSummary(o artifact.RunOutput) string {
@@ -262,34 +287,6 @@ func (p *Pipeline) jobs() int {
 		return p.Jobs
 	}
 	return goruntime.GOMAXPROCS(0)
-}
-
-// spool streams what write writes into the store, hashing as it goes, and
-// returns the object's digest. The object exists only if write succeeds;
-// write's own error is returned as it is (a run refusal stays one).
-func spool(ctx context.Context, s store.Store, write func(io.Writer) error) (string, error) {
-	pr, pw := io.Pipe()
-	type put struct {
-		digest string
-		err    error
-	}
-	done := make(chan put, 1)
-	go func() {
-		d, _, err := s.PutReader(ctx, pr)
-		pr.CloseWithError(err) // a failed put stops the writer too
-		done <- put{d, err}
-	}()
-	bw := bufio.NewWriterSize(pw, 256<<10)
-	err := write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	pw.CloseWithError(err) // nil: the reader sees the end of the object
-	res := <-done
-	if err != nil {
-		return "", err
-	}
-	return res.digest, res.err
 }
 
 // haltOf maps a run refusal anywhere in err's chain to a stage.Halt with the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"testing"
 	"time"
@@ -74,7 +76,13 @@ func benchBackHalf(b *testing.B, n int) {
 	start := time.Now()
 	for i, st := range stages {
 		t0 := time.Now()
-		if _, err := st(ctx, microSubject); err != nil {
+		stop := func() {}
+		if path := os.Getenv("FORMATION_PEAK_HEAP_PROFILE"); path != "" {
+			stop = profileHeapPeaks(b, path+"."+names[i])
+		}
+		_, err := st(ctx, microSubject)
+		stop()
+		if err != nil {
 			b.Fatalf("%s: %v", names[i], err)
 		}
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
@@ -93,6 +101,44 @@ func benchBackHalf(b *testing.B, n int) {
 	b.ReportMetric(first.Seconds(), "first_s")
 	b.ReportMetric(second.Seconds(), "rerun_s")
 	b.ReportMetric(100*second.Seconds()/first.Seconds(), "rerun_%")
+}
+
+// profileHeapPeaks (FORMATION_PEAK_HEAP_PROFILE=PREFIX: one profile per
+// stage, PREFIX.forge and so on) writes a heap profile to path each time the live heap
+// (as the last collection marked it) reaches a new high, so that the profile left
+// behind shows what was live at the peak. It returns the function that stops
+// it.
+func profileHeapPeaks(b *testing.B, path string) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		var peak uint64
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if live := sample[0].Value.Uint64(); live > peak {
+				peak = live
+				f, err := os.Create(path)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if err := pprof.WriteHeapProfile(f); err != nil {
+					b.Error(err)
+				}
+				f.Close()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 func splitComma(s string) []string {

@@ -36,11 +36,13 @@
 package stage
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -192,9 +194,41 @@ func (s Spec) Ingredients() (stagecache.Ingredients, error) {
 // Output is what a core produced: the artifact to store (or raw bytes) and
 // the audit records of what it refused or noted on the way.
 type Output struct {
-	Artifact any    // encoded canonically; ignored when Bytes is set
+	Artifact any    // encoded canonically; ignored when Bytes or Write is set
 	Bytes    []byte // raw output (e.g. YAML), stored as is
-	Audit    []audit.Record
+	// Write, when set, writes the output's bytes to w as they are produced,
+	// for an output too large to hold whole; the stored object is hashed as
+	// it streams, and Result.Bytes stays nil.
+	Write func(w io.Writer) error
+	Audit []audit.Record
+}
+
+// PutStream stores what write writes, hashing it as it streams, and returns
+// the object's digest. The object exists only if write succeeds; write's own
+// error is returned as it is (a typed refusal stays one).
+func PutStream(ctx context.Context, s store.Store, write func(io.Writer) error) (string, error) {
+	pr, pw := io.Pipe()
+	type put struct {
+		digest string
+		err    error
+	}
+	done := make(chan put, 1)
+	go func() {
+		d, _, err := s.PutReader(ctx, pr)
+		pr.CloseWithError(err) // a failed put stops the writer too
+		done <- put{d, err}
+	}()
+	bw := bufio.NewWriterSize(pw, 256<<10)
+	err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	pw.CloseWithError(err) // nil: the reader sees the end of the object
+	res := <-done
+	if err != nil {
+		return "", err
+	}
+	return res.digest, res.err
 }
 
 // Result is what Run reports.
@@ -375,6 +409,13 @@ func (e *Env) ReadLastRun(ctx context.Context, subject, stageName string) (LastR
 }
 
 func (e *Env) putOutput(ctx context.Context, out Output) (string, []byte, error) {
+	if out.Write != nil {
+		d, err := PutStream(ctx, e.Store, out.Write)
+		if err != nil {
+			return "", nil, fmt.Errorf("store output: %w", err)
+		}
+		return d, nil, nil
+	}
 	body := out.Bytes
 	if body == nil {
 		b, err := artifact.Encode(out.Artifact)

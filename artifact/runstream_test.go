@@ -1,0 +1,100 @@
+package artifact
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// randomPlanAndRecord builds a plan with varied payloads and a two-pass
+// record over it; some results carry a copy of their step's payload (not the
+// same map), and one pass may halt part-way.
+func randomPlanAndRecord(r *rand.Rand) (FormationPlan, RunRecord) {
+	strs := []string{"", "plain", "quote\"d", "back\\slash", "new\nline", "tab\t", "ctl\x01", "é ü ß", "日本", "\u2028", "<>&"}
+	pick := func() string { return strs[r.IntN(len(strs))] + strconv.Itoa(r.IntN(100)) }
+	n := r.IntN(40)
+	plan := FormationPlan{CourseID: pick(), CourseSHA256: pick(), PlanSHA256: pick(), SchemaVersion: pick()}
+	for i := 0; i < n; i++ {
+		var payload map[string]any
+		if r.IntN(8) > 0 {
+			payload = map[string]any{"utterance": pick(), "n": r.IntN(1000) - 500, "flag": r.IntN(2) == 0,
+				"list": []any{pick(), int64(r.IntN(9)), nil}, "nested": map[string]any{pick(): pick()}}
+		}
+		plan.Steps = append(plan.Steps, PlanStep{StepType: pick(), Payload: payload})
+	}
+	rec := RunRecord{CourseID: pick(), CourseObject: pick(), CourseSHA256: pick(), PlanObject: pick(),
+		PlanSHA256: pick(), EventsObject: pick(), SchemaVersion: pick()}
+	for pass := 0; pass < 2; pass++ {
+		out := RunOutput{HaltStepIndex: -1}
+		upto := n
+		if r.IntN(3) == 0 && n > 0 {
+			upto = r.IntN(n)
+			out.Halted, out.HaltStepIndex, out.HaltReason = true, upto, pick()
+		}
+		for j := 0; j < upto; j++ {
+			p := plan.Steps[j].Payload
+			if r.IntN(5) == 0 && p != nil {
+				cp := map[string]any{}
+				for k, v := range p {
+					cp[k] = v
+				}
+				p = cp
+			}
+			out.Results = append(out.Results, StepResult{StepType: plan.Steps[j].StepType, Payload: p,
+				TraceHash: pick(), VersorConditionRepr: pick(), Accepted: r.IntN(2) == 0, HasProvenance: r.IntN(2) == 0})
+		}
+		rec.Runs = append(rec.Runs, out)
+	}
+	return plan, rec
+}
+
+// TestStreamedWritersAreEncode: the plan and run-record writers produce
+// exactly the bytes of Encode, payloads shared or not.
+func TestStreamedWritersAreEncode(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 300; trial++ {
+		plan, rec := randomPlanAndRecord(r)
+		payloads, err := EncodePayloads(plan.Steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := WritePlan(&got, plan, payloads); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Encode(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("trial %d: plan\n got %s\nwant %s", trial, got.Bytes(), want)
+		}
+		got.Reset()
+		if err := WriteRunRecord(&got, rec, payloads); err != nil {
+			t.Fatal(err)
+		}
+		if want, err = Encode(rec); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("trial %d: run record\n got %s\nwant %s", trial, got.Bytes(), want)
+		}
+	}
+}
+
+// TestStreamedWriterRefusesWhatEncodeRefuses: invalid UTF-8 is an error,
+// never written through.
+func TestStreamedWriterRefusesWhatEncodeRefuses(t *testing.T) {
+	rec := RunRecord{CourseID: "bad\xff", Runs: []RunOutput{{}}}
+	if _, err := Encode(rec); err == nil {
+		t.Fatal("Encode accepted invalid UTF-8")
+	}
+	if err := WriteRunRecord(&bytes.Buffer{}, rec, PlanPayloads{}); err == nil {
+		t.Fatal("WriteRunRecord accepted invalid UTF-8")
+	}
+	plan := FormationPlan{Steps: []PlanStep{{StepType: "x", Payload: map[string]any{"k": 1.5}}}}
+	if _, err := EncodePayloads(plan.Steps); err == nil {
+		t.Fatal("EncodePayloads accepted a float")
+	}
+}
