@@ -88,7 +88,12 @@ type Runtime struct {
 	allowed      []string
 	manifoldHash string
 	blades       map[string]algebra.MV // relation → blade for admissibility scoring
+	rotors       *field.Rotors         // word rotors remembered across sessions
 }
+
+// rotorMemoWords bounds the word-rotor memo a runtime shares among its
+// sessions: 65,536 words of 256 bytes each, about 20 MB at most.
+const rotorMemoWords = 1 << 16
 
 // ErrConfig is wrapped by every configuration error of New.
 var ErrConfig = errors.New("runtime: invalid configuration")
@@ -117,6 +122,7 @@ func New(cfg Config) (*Runtime, error) {
 		check:        cfg.SafetyCheck,
 		manifoldHash: cfg.Manifold.Hash(),
 		blades:       map[string]algebra.MV{},
+		rotors:       field.NewRotors(rotorMemoWords),
 	}
 	if rt.check == nil {
 		rt.check = packs.NewSafetyCheck()

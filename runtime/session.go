@@ -31,7 +31,7 @@ type Session struct {
 
 // NewSession starts a conversation over the runtime's knowledge.
 func (rt *Runtime) NewSession() *Session {
-	return &Session{rt: rt, field: field.New(rt.cfg.Operator), overlay: knowledge.NewOverlay(rt.cfg.Knowledge)}
+	return &Session{rt: rt, field: field.NewWithRotors(rt.cfg.Operator, rt.rotors), overlay: knowledge.NewOverlay(rt.cfg.Knowledge)}
 }
 
 // Condition is the versor condition of the session's committed field state.

@@ -5,7 +5,6 @@ import (
 
 	"formation/runtime/admissibility"
 	"formation/runtime/algebra"
-	"formation/runtime/field"
 	"formation/runtime/knowledge"
 )
 
@@ -108,7 +107,7 @@ func (s *Session) admit(node, rel string, cands []knowledge.Triple, f algebra.MV
 			scored[i] = admissibility.Scored{Index: i, Label: c.Tail}
 		}
 	} else {
-		scored = admissibility.Score(asCandidates(cands), s.rt.blades[rel])
+		scored = admissibility.Score(s.asCandidates(cands), s.rt.blades[rel])
 	}
 	var attempts []admissibility.Attempt
 	var chosen []admissibility.Scored
@@ -131,9 +130,9 @@ func (s *Session) admit(node, rel string, cands []knowledge.Triple, f algebra.MV
 		return pick(cands, chosen), nilIfAny(region, step, chosen, attempts)
 	}
 	var out []knowledge.Triple
-	from := field.TermRotor(node)
+	from := s.rt.rotors.Term(node)
 	for _, c := range chosen {
-		rv := admissibility.CheckRotor(algebra.TransitionRotor(from, field.TermRotor(c.Label)), f, cfg.Frame)
+		rv := admissibility.CheckRotor(algebra.TransitionRotor(from, s.rt.rotors.Term(c.Label)), f, cfg.Frame)
 		if !rv.Admitted {
 			attempts = append(attempts, admissibility.Attempt{Index: c.Index, Label: c.Label, Score: rv.Score, Rotor: true})
 			continue
@@ -164,10 +163,10 @@ func nilIfAny(region string, step int, chosen []admissibility.Scored, attempts [
 
 // asCandidates embeds each candidate tail; the candidate index is its
 // position, the tie-break of the margin ranking.
-func asCandidates(cands []knowledge.Triple) []admissibility.Candidate {
+func (s *Session) asCandidates(cands []knowledge.Triple) []admissibility.Candidate {
 	out := make([]admissibility.Candidate, len(cands))
 	for i, c := range cands {
-		out[i] = admissibility.Candidate{Index: i, Label: c.Tail, Versor: field.TermRotor(c.Tail)}
+		out[i] = admissibility.Candidate{Index: i, Label: c.Tail, Versor: s.rt.rotors.Term(c.Tail)}
 	}
 	return out
 }

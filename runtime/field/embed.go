@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"formation/runtime/algebra"
-	"formation/runtime/text"
 	"math"
 )
 
@@ -50,15 +49,8 @@ func positionRotor(k int) algebra.MV {
 // product of p_k·w_k·~p_k over tokens k, where w_k is the token's WordRotor
 // and p_k its position rotor. Order matters ("a b" and "b a" differ). The
 // empty sequence encodes to the identity rotor. Nothing is normalised.
-func EncodePrompt(tokens []string) algebra.MV {
-	f := algebra.One()
-	for k, tok := range tokens {
-		p := positionRotor(k)
-		f = algebra.Mul(f, algebra.Sandwich(p, WordRotor(tok)))
-	}
-	return f
-}
+func EncodePrompt(tokens []string) algebra.MV { return (*Rotors)(nil).Prompt(tokens) }
 
 // TermRotor embeds a knowledge term (one or more words) the way a prompt of
 // its tokens is embedded, so "focal point" and the prompt "focal point" agree.
-func TermRotor(term string) algebra.MV { return EncodePrompt(text.Tokenize(term)) }
+func TermRotor(term string) algebra.MV { return (*Rotors)(nil).Term(term) }

@@ -77,6 +77,7 @@ type Field struct {
 	turns    int
 	halt     *ClosureError
 	hasState bool
+	rotors   *Rotors // nil: word rotors computed afresh
 }
 
 // New returns a field at the identity rotor. A nil operator means the
@@ -86,6 +87,14 @@ func New(op Operator) *Field {
 		op = Conjugate
 	}
 	return &Field{op: op, state: algebra.One()}
+}
+
+// NewWithRotors is New with the word rotors of the field's prompts taken
+// from (and added to) a memo shared with other fields.
+func NewWithRotors(op Operator, rotors *Rotors) *Field {
+	f := New(op)
+	f.rotors = rotors
+	return f
 }
 
 // State returns the committed state (the identity rotor before the first
@@ -113,7 +122,7 @@ func (f *Field) Advance(tokens []string) (Step, error) {
 		return Step{Turn: turn, State: f.state, Condition: f.halt.Condition},
 			&HaltedError{Turn: turn, HaltedAt: f.halt.Turn, Condition: f.halt.Condition}
 	}
-	prompt := EncodePrompt(tokens)
+	prompt := f.rotors.Prompt(tokens)
 	cand := f.op(Transition{Prompt: prompt, Prev: f.state, First: !f.hasState})
 	step := Step{Turn: turn, Prompt: prompt}
 	// Hemisphere rule: F and −F are the same rotation; keep the sign whose
