@@ -54,12 +54,12 @@ func BenchmarkComposeCompile(b *testing.B) {
 // figures are the compile's alone.
 func BenchmarkCompile(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
-		in := fixtures.Synthetic(n)
-		course, y, err := compose.Compose(in.VTS, in.Spec, in.SourceBundleSHA, in.TemplateID, in.TemplateVersion)
-		if err != nil {
-			b.Fatal(err)
-		}
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			in := fixtures.Synthetic(n)
+			course, y, err := compose.Compose(in.VTS, in.Spec, in.SourceBundleSHA, in.TemplateID, in.TemplateVersion)
+			if err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(y)))
 			cpu0 := cpuTime()
