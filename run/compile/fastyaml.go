@@ -54,7 +54,7 @@ func parseFast(b []byte) (any, bool) {
 	if len(b) == 0 || b[len(b)-1] != '\n' {
 		return nil, false
 	}
-	p := fastParser{b: b, strs: make(map[string]any)}
+	p := fastParser{b: b, strs: make(map[string]any), recent: new([internSlots]interned)}
 	return p.document()
 }
 
@@ -76,7 +76,17 @@ type fastParser struct {
 	pos   int
 	depth int
 	strs  map[string]any // interned strings, boxed once
-	buf   []byte         // scratch for escaped strings
+	// recent caches strs by a hash of the bytes: most lookups are keys and
+	// names seen a moment ago, found here without hashing into strs.
+	recent *[internSlots]interned
+	buf    []byte // scratch for escaped strings
+}
+
+const internSlots = 1024
+
+type interned struct {
+	s string
+	v any
 }
 
 func (p *fastParser) document() (any, bool) {
@@ -444,11 +454,20 @@ func (p *fastParser) str(s []byte) any {
 	if len(s) > maxInternBytes {
 		return string(s)
 	}
-	if v, ok := p.strs[string(s)]; ok {
-		return v
+	h := uint32(2166136261)
+	for _, c := range s {
+		h = (h ^ uint32(c)) * 16777619
 	}
-	k := string(s)
-	v := any(k)
-	p.strs[k] = v
+	slot := &p.recent[h%internSlots]
+	if slot.v != nil && slot.s == string(s) {
+		return slot.v
+	}
+	v, ok := p.strs[string(s)]
+	if !ok {
+		k := string(s)
+		v = any(k)
+		p.strs[k] = v
+	}
+	slot.s, slot.v = v.(string), v
 	return v
 }
