@@ -24,9 +24,9 @@ import (
 //     "- " and an inline value, "- " and a mapping at column c+2 whose first
 //     key shares the dash line, or "-" alone and a mapping or sequence at
 //     column c+2.
-//   - An inline value: {} or [] (empty only), a decimal int that fits in 64
-//     bits written without sign, '+' or leading zero ("-" allowed, "-0" not),
-//     true, false, null, a plain string, or a double-quoted string.
+//   - An inline value: {} or [] (empty only), a decimal int within the
+//     int64 range with no '+' and no leading zero (a '-' is allowed, "-0"
+//     is not), true, false, null, a plain string, or a double-quoted string.
 //   - A plain string matches [A-Za-z_][A-Za-z0-9_./:-]*, does not end in
 //     ':', holds no ':' followed by a space, and is not one of the words a
 //     YAML 1.1 or 1.2 loader reads as a boolean or null.
