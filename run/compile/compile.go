@@ -47,18 +47,35 @@ func Compile(course artifact.Course, yamlBytes []byte) (artifact.FormationPlan, 
 	}, nil
 }
 
-// parse reads exactly one YAML document holding a mapping. yaml.v3 refuses
+// parse reads exactly one YAML document holding a mapping. The compose
+// emitter's block YAML takes the one-pass reader of fastyaml.go; anything
+// it does not take is read by yaml.v3, with yaml.v3's result and errors.
+func parse(b []byte) (map[string]any, error) {
+	doc, ok := fastParse(b)
+	if !ok {
+		var err error
+		if doc, err = parseYAML(b); err != nil {
+			return nil, err
+		}
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, errorf(KindWrongType, "$", "course body must be a mapping, got %s", typeName(doc))
+	}
+	return m, nil
+}
+
+// parseYAML reads exactly one YAML document with yaml.v3, which refuses
 // duplicate keys while decoding into a map.
-func parse(b []byte) (body map[string]any, err error) {
+func parseYAML(b []byte) (doc any, err error) {
 	// The parser is third-party code fed untrusted bytes; a panic inside it
 	// must surface as a refusal of the input, never crash the stage.
 	defer func() {
 		if r := recover(); r != nil {
-			body, err = nil, errorf(KindYAML, "", "the YAML parser failed: %v", r)
+			doc, err = nil, errorf(KindYAML, "", "the YAML parser failed: %v", r)
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(b))
-	var doc any
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, errorf(KindYAML, "", "empty document")
@@ -72,11 +89,7 @@ func parse(b []byte) (body map[string]any, err error) {
 	case !errors.Is(err, io.EOF):
 		return nil, errorf(KindYAML, "", "after the course document: %v", err)
 	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return nil, errorf(KindWrongType, "$", "course body must be a mapping, got %s", typeName(doc))
-	}
-	return m, nil
+	return doc, nil
 }
 
 // header checks the keys every template writes and picks the compiler.

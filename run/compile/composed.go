@@ -67,7 +67,7 @@ func composedRelation(v any, path string, p *plan) error {
 			return err
 		}
 		et, err := tripleOf(e, path, "relation")
-		if err == nil && !p.introduces[et] {
+		if err == nil && !p.has(et) {
 			err = errorf(KindInconsistent, path, "edge %q is not one of the course's relations", et.String())
 		}
 		edges = append(edges, et)
@@ -80,7 +80,7 @@ func composedRelation(v any, path string, p *plan) error {
 	}
 	list := make([]any, len(edges))
 	for i, e := range edges {
-		list[i] = e.payload()
+		list[i] = map[string]any{"head": e.head, "relation": e.relation, "tail": e.tail}
 	}
 	p.appendWalk(t, map[string]any{"chain_id": id, "composition_kind": kind, "edges": list})
 	return nil

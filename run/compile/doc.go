@@ -5,7 +5,11 @@
 // Compile reads the stored bytes, not a body kept in memory, so a plan is a
 // function of exactly the bytes whose SHA-256 is course_sha256 (checked).
 // The compose emitter guarantees those bytes load back, with yaml.v3, to the
-// body the template rendered. The parse is strict: one document, a mapping,
+// body the template rendered. They are read in one pass by a reader for the
+// block YAML the emitter writes (fastyaml.go), which yields yaml.v3's tree
+// without yaml.v3's node tree; any input outside that subset is read by
+// yaml.v3 itself, so results and errors are always yaml.v3's. The parse is
+// strict: one document, a mapping,
 // no duplicate keys, and for each template an exact schema: an unknown
 // phase, an unknown or missing key, a value of the wrong type, an empty
 // triple part, a probe not expecting rejection, or an entry that disagrees

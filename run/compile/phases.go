@@ -6,13 +6,11 @@ import (
 
 // Readers for the entry shapes the templates share.
 
-func sourceKeys() []string { return []string{"source_sha", "span", "adapter", "retrieved_at"} }
-
 // sources checks a list of source references: four string fields each.
 func sources(m map[string]any, path string) error {
 	return entries(m, path, "sources", func(v any, p string) error {
-		keys := sourceKeys()
-		s, err := object(v, p, keys...)
+		keys := [...]string{"source_sha", "span", "adapter", "retrieved_at"}
+		s, err := object(v, p, keys[:]...)
 		if err != nil {
 			return err
 		}
@@ -81,6 +79,9 @@ func seedConcepts(m map[string]any, path string, p *plan) error {
 
 // introduceRelations makes an introduce step of each relation under key.
 func introduceRelations(m map[string]any, path, key string, p *plan) error {
+	if l, ok := m[key].([]any); ok {
+		p.reserve(len(l))
+	}
 	return entries(m, path, key, func(v any, path string) error {
 		t, err := relation(v, path)
 		if err == nil {

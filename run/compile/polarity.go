@@ -69,7 +69,7 @@ func polarityPairs(body, corpus map[string]any, corpusPath string, p *plan) erro
 		if pr.alternative, err = relation(m["coherent_alternative"], child(path, "coherent_alternative")); err != nil {
 			return err
 		}
-		if !p.introduces[pr.alternative] {
+		if !p.has(pr.alternative) {
 			return errorf(KindInconsistent, child(path, "coherent_alternative"), "%q is not a supporting relation", pr.alternative.String())
 		}
 		pairs = append(pairs, pr)

@@ -13,7 +13,13 @@ import (
 
 func child(path, key string) string { return path + "." + key }
 
-func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+// index is built for every entry read, so it costs one allocation.
+func index(path string, i int) string {
+	var buf [128]byte
+	b := append(buf[:0], path...)
+	b = append(strconv.AppendInt(append(b, '['), int64(i), 10), ']')
+	return string(b)
+}
 
 func typeName(v any) string {
 	switch v.(type) {

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,8 +31,9 @@ func (t triple) question() string {
 	return "What does " + t.head + " " + artifact.SpacedRelation(t.relation) + "?"
 }
 
-func (t triple) payload() map[string]any {
-	return map[string]any{"head": t.head, "relation": t.relation, "tail": t.tail}
+// payload is a step's payload for the triple and its utterance.
+func (t triple) payload(utterance string) map[string]any {
+	return map[string]any{"head": t.head, "relation": t.relation, "tail": t.tail, "utterance": utterance}
 }
 
 // plan collects steps per block and remembers which relations were
@@ -39,13 +41,31 @@ func (t triple) payload() map[string]any {
 type plan struct {
 	seeds, introduced, walks, probes, replay []artifact.PlanStep
 
-	relations  []triple // introduced, in order
-	introduces map[triple]bool
-	walked     map[triple]bool
+	relations []triple       // introduced, in order
+	first     map[triple]int // each introduced relation's first position in relations
+	walked    []bool         // by position in relations; a repeated relation counts as walked
 }
 
 func newPlan() *plan {
-	return &plan{introduces: map[triple]bool{}, walked: map[triple]bool{}}
+	return &plan{first: map[triple]int{}}
+}
+
+// reserve makes room for n more introduced relations, so a large course
+// does not grow the index and the blocks step by step.
+func (p *plan) reserve(n int) {
+	if len(p.first) == 0 {
+		p.first = make(map[triple]int, n)
+	}
+	p.relations = slices.Grow(p.relations, n)
+	p.walked = slices.Grow(p.walked, n)
+	p.introduced = slices.Grow(p.introduced, n)
+	p.walks = slices.Grow(p.walks, n)
+}
+
+// has reports whether t was introduced.
+func (p *plan) has(t triple) bool {
+	_, ok := p.first[t]
+	return ok
 }
 
 func (p *plan) steps() []artifact.PlanStep {
@@ -66,47 +86,51 @@ func (p *plan) seed(term, definition string, extra map[string]any) {
 }
 
 func (p *plan) introduce(t triple) {
-	payload := t.payload()
-	payload["utterance"] = t.claim()
-	p.introduced = append(p.introduced, artifact.PlanStep{StepType: artifact.StepIntroduceRelation, Payload: payload})
+	p.introduced = append(p.introduced, artifact.PlanStep{StepType: artifact.StepIntroduceRelation, Payload: t.payload(t.claim())})
+	_, repeated := p.first[t]
+	if !repeated {
+		p.first[t] = len(p.relations)
+	}
+	// A repeated relation is walked through its first introduction only.
+	p.walked = append(p.walked, repeated)
 	p.relations = append(p.relations, t)
-	p.introduces[t] = true
 }
 
 // walk adds a walk step over an introduced relation; a walk over anything
 // else could not be answered from the course and is refused.
 func (p *plan) walk(t triple, path string, extra map[string]any) error {
-	if !p.introduces[t] {
+	i, ok := p.first[t]
+	if !ok {
 		return errorf(KindInconsistent, path, "walk step %q is not one of the course's relations", t.String())
 	}
 	p.appendWalk(t, extra)
+	p.walked[i] = true
 	return nil
 }
 
+// appendWalk adds a walk step over t, introduced or not (a composed
+// relation is walked without being introduced).
 func (p *plan) appendWalk(t triple, extra map[string]any) {
-	payload := t.payload()
-	payload["utterance"] = t.question()
+	payload := t.payload(t.question())
 	for k, v := range extra {
 		payload[k] = v
 	}
 	p.walks = append(p.walks, artifact.PlanStep{StepType: artifact.StepWalk, Payload: payload})
-	p.walked[t] = true
 }
 
 // walkTheRest walks, on its own, every introduced relation no walk visited.
 func (p *plan) walkTheRest() {
-	for _, t := range p.relations {
-		if !p.walked[t] {
+	for i, t := range p.relations {
+		if !p.walked[i] {
 			p.appendWalk(t, nil)
+			p.walked[i] = true
 		}
 	}
 }
 
 func (p *plan) falseClaim(id string, t triple) {
-	payload := t.payload()
-	payload["kind"] = KindFalseClaim
-	payload["probe_id"] = id
-	payload["utterance"] = t.claim()
+	payload := map[string]any{"head": t.head, "relation": t.relation, "tail": t.tail,
+		"kind": KindFalseClaim, "probe_id": id, "utterance": t.claim()}
 	p.probes = append(p.probes, artifact.PlanStep{StepType: artifact.StepAdversarialProbe, Payload: payload})
 }
 

@@ -1,0 +1,11 @@
+package compile
+
+// Test hooks: parse and the two YAML readers it chooses between.
+var (
+	// Parse is Compile's reader of the course body.
+	Parse = parse
+	// FastParse is the one-pass reader, without its panic recovery.
+	FastParse = parseFast
+	// ParseYAML is the yaml.v3 reader.
+	ParseYAML = parseYAML
+)
