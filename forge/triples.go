@@ -46,7 +46,7 @@ func (ty *typing) wellTyped(c artifact.RelationCandidate) (artifact.Triple, stri
 	}
 	want := normalTriple(raw)
 	switch {
-	case text.Term(want.Head) == "" || text.Term(want.Tail) == "":
+	case !ty.hasKey(want.Head) || !ty.hasKey(want.Tail):
 		// "_" or "//" is kept by the normal form but is no knowledge key:
 		// the runtime would refuse the whole set.
 		return raw, "head or tail holds no word a user could type"
