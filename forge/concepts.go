@@ -84,9 +84,9 @@ func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.Concep
 	for _, g := range groupConcepts(cs, v.typing) {
 		v.advance(len(g.members))
 		key := func() string { return keyJSON(g.term, g.definition) }
-		refs := v.mergeCopies(KindConcept, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
-			return fmt.Sprintf("%q", g.members[i].CanonicalTerm), g.members[i].Sources
-		})
+		refs := v.mergeCopies(KindConcept, key, len(g.members),
+			func(i int) []artifact.SourceRef { return g.members[i].Sources },
+			func(i int) string { return fmt.Sprintf("%q", g.members[i].CanonicalTerm) })
 		cand := artifact.ConceptCandidate{CanonicalTerm: g.term, Definition: g.definition, Sources: refs}
 		refs, fail := v.exclude(KindConcept, key, refs)
 		var res sourceResult
