@@ -8,12 +8,12 @@ import (
 // str writes a string scalar: plain when a YAML loader is certain to read
 // the same string back, double-quoted otherwise.
 func (e *emitter) str(s string) error {
-	if !utf8.ValidString(s) {
-		return &Error{Kind: KindInvalidUTF8, Msg: "string is not valid UTF-8"}
-	}
-	if plainSafe(s) {
+	if plainSafe(s) { // plain strings are ASCII: valid UTF-8
 		e.buf = append(e.buf, s...)
 		return nil
+	}
+	if !utf8.ValidString(s) {
+		return &Error{Kind: KindInvalidUTF8, Msg: "string is not valid UTF-8"}
 	}
 	e.quoted(s)
 	return nil
