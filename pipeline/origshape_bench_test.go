@@ -194,7 +194,9 @@ func BenchmarkOriginalShapeBackHalf(b *testing.B) {
 	for _, n := range shapeSizes(b) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				total := benchStages(b, originalShapeFixture(b, n))
+				f := originalShapeFixture(b, n)
+				total := benchStages(b, f)
+				checkWholeSet(b, f, n)
 				if o, ok := originalSeconds[n]; ok {
 					b.ReportMetric((o.forge+o.compose+o.compile+o.run2+o.ratify)/total.Seconds(), "x_original")
 				}
@@ -203,9 +205,51 @@ func BenchmarkOriginalShapeBackHalf(b *testing.B) {
 	}
 }
 
+// TestOriginalShapeStagesValidateWhole runs the stage-level benchmark's
+// fixture once at a small size: every candidate must validate through the
+// forge stage too, and the course must ratify.
+func TestOriginalShapeStagesValidateWhole(t *testing.T) {
+	const n = 100
+	f := originalShapeFixture(t, n)
+	ctx := context.Background()
+	for _, st := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run, f.p.Ratify} {
+		if res, err := st(ctx, microSubject); err != nil {
+			t.Fatalf("%s: %v", res.Stage, err)
+		}
+	}
+	checkWholeSet(t, f, n)
+	rep, err := artifact.Decode[artifact.MasteryReport](stageOutput(t, f, "ratify"))
+	must(t, err)
+	if !rep.Ratified {
+		t.Fatalf("the original shape did not ratify: %v", rep.FailureReasons)
+	}
+}
+
+// checkWholeSet fails unless the forge stage validated all of
+// originalShape(n).
+func checkWholeSet(tb testing.TB, f fixture, n int) {
+	tb.Helper()
+	v, err := artifact.Decode[artifact.ValidatedTripleSet](stageOutput(tb, f, "forge"))
+	must(tb, err)
+	if len(v.Relations) != n || len(v.Quarantined) != 0 || len(v.Concepts) != n/2 || len(v.Counters) != n/20 || len(v.OrderingHints) != n/20 {
+		tb.Fatalf("forge stage validated %d relations (%d quarantined), %d concepts, %d counters, %d hints of %d relations",
+			len(v.Relations), len(v.Quarantined), len(v.Concepts), len(v.Counters), len(v.OrderingHints), n)
+	}
+}
+
+func stageOutput(tb testing.TB, f fixture, stageName string) []byte {
+	tb.Helper()
+	ctx := context.Background()
+	d, err := f.p.Env.ResolveRef(ctx, microSubject, stageName)
+	must(tb, err)
+	raw, err := f.p.Env.Store.Get(ctx, d)
+	must(tb, err)
+	return raw
+}
+
 // originalShapeFixture is the pipeline fixture over originalShape(n) with
 // the shape's three sources allow-listed.
-func originalShapeFixture(b *testing.B, n int) fixture {
+func originalShapeFixture(b testing.TB, n int) fixture {
 	f := newFixtureTB(b, originalShape(n))
 	var list strings.Builder
 	for _, e := range originalShapeAllowlist() {
