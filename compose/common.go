@@ -200,8 +200,7 @@ func compareTriple(a, b artifact.Triple) int {
 // (source_sha, adapter, retrieved_at) with ties in input order. The span
 // extension fields never enter a course.
 func sourcePayloads(refs []artifact.SourceRef) []any {
-	sorted := slices.Clone(refs)
-	slices.SortStableFunc(sorted, func(a, b artifact.SourceRef) int {
+	cmpRef := func(a, b artifact.SourceRef) int {
 		if c := strings.Compare(a.SourceSHA, b.SourceSHA); c != 0 {
 			return c
 		}
@@ -209,7 +208,12 @@ func sourcePayloads(refs []artifact.SourceRef) []any {
 			return c
 		}
 		return strings.Compare(a.RetrievedAt, b.RetrievedAt)
-	})
+	}
+	sorted := refs
+	if !slices.IsSortedFunc(refs, cmpRef) { // the forge hands them over sorted
+		sorted = slices.Clone(refs)
+		slices.SortStableFunc(sorted, cmpRef)
+	}
 	out := make([]any, len(sorted))
 	for i, s := range sorted {
 		out[i] = map[string]any{"source_sha": s.SourceSHA, "span": s.Span, "adapter": s.Adapter, "retrieved_at": s.RetrievedAt}

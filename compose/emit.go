@@ -23,20 +23,56 @@ func EmitYAML(v any) ([]byte, error) {
 	if err := e.node(v, 0); err != nil {
 		return nil, err
 	}
-	return e.buf, nil
+	return e.bytes(), nil
 }
 
-// emitter appends to buf. keys is a stack of sorted key lists shared by the
-// nested maps being written, so sorting a map's keys does not allocate.
+// chunkBytes is the size at which the buffer being written is set aside and
+// a fresh one started: a course of many megabytes is then copied once, at
+// the end, instead of at every doubling of one growing buffer.
+const chunkBytes = 64 << 10
+
+// emitter appends to buf; full chunks wait in done. keys is a stack of
+// sorted key lists shared by the nested maps being written, so sorting a
+// map's keys does not allocate.
 type emitter struct {
 	buf  []byte
+	done [][]byte
+	size int // bytes in done
 	keys []string
 }
 
-func (e *emitter) pad(n int) {
-	for i := 0; i < n; i++ {
-		e.buf = append(e.buf, ' ', ' ')
+// spill sets buf aside once it holds a chunk. It is called only between
+// list items, never inside a key, so key checks see one buffer.
+func (e *emitter) spill() {
+	if len(e.buf) < chunkBytes {
+		return
 	}
+	e.done = append(e.done, e.buf)
+	e.size += len(e.buf)
+	e.buf = make([]byte, 0, 2*chunkBytes)
+}
+
+// bytes joins the chunks and the current buffer.
+func (e *emitter) bytes() []byte {
+	if len(e.done) == 0 {
+		return e.buf
+	}
+	out := make([]byte, 0, e.size+len(e.buf))
+	for _, c := range e.done {
+		out = append(out, c...)
+	}
+	return append(out, e.buf...)
+}
+
+// spaces is enough indentation for any depth pad writes in one append.
+const spaces = "                                                                "
+
+func (e *emitter) pad(n int) {
+	for n > len(spaces)/2 {
+		e.buf = append(e.buf, spaces...)
+		n -= len(spaces) / 2
+	}
+	e.buf = append(e.buf, spaces[:2*n]...)
 }
 
 // node writes v as a block node whose lines start at indentation n.
@@ -100,6 +136,7 @@ func (e *emitter) list(items []any, n int) error {
 		if err := e.item(item, n); err != nil {
 			return atIndex(err, i)
 		}
+		e.spill()
 	}
 	return nil
 }

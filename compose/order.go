@@ -12,10 +12,11 @@ import (
 // dedupeTriples stable-sorts by (head, relation, tail) and keeps the first
 // copy of each triple, as the original does (ties keep input order).
 func dedupeTriples(rels []artifact.RelationCandidate) []artifact.RelationCandidate {
+	byTriple := func(a, b artifact.RelationCandidate) int { return compareTriple(a.Triple(), b.Triple()) }
 	sorted := slices.Clone(rels)
-	slices.SortStableFunc(sorted, func(a, b artifact.RelationCandidate) int {
-		return compareTriple(a.Triple(), b.Triple())
-	})
+	if !slices.IsSortedFunc(sorted, byTriple) { // a validated set comes sorted
+		slices.SortStableFunc(sorted, byTriple)
+	}
 	return slices.CompactFunc(sorted, func(a, b artifact.RelationCandidate) bool {
 		return a.Triple() == b.Triple()
 	})
@@ -99,15 +100,28 @@ func topoSortedRelations(rels []artifact.RelationCandidate) []artifact.RelationC
 		}
 	}
 	rank := kahnRank(nodes, out)
-	slices.SortStableFunc(edges, func(a, b artifact.RelationCandidate) int {
-		if c := rank[a.Head] - rank[b.Head]; c != 0 {
+	// Sort edges by (head rank, tail rank, relation), stably, with the ranks
+	// looked up once per edge rather than at every comparison.
+	type ranked struct {
+		head, tail int
+		edge       artifact.RelationCandidate
+	}
+	rs := make([]ranked, len(edges))
+	for i, e := range edges {
+		rs[i] = ranked{rank[e.Head], rank[e.Tail], e}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		if c := a.head - b.head; c != 0 {
 			return c
 		}
-		if c := rank[a.Tail] - rank[b.Tail]; c != 0 {
+		if c := a.tail - b.tail; c != 0 {
 			return c
 		}
-		return strings.Compare(a.Relation, b.Relation)
+		return strings.Compare(a.edge.Relation, b.edge.Relation)
 	})
+	for i := range rs {
+		edges[i] = rs[i].edge
+	}
 	return edges
 }
 

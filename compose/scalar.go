@@ -8,12 +8,12 @@ import (
 // str writes a string scalar: plain when a YAML loader is certain to read
 // the same string back, double-quoted otherwise.
 func (e *emitter) str(s string) error {
-	if !utf8.ValidString(s) {
-		return &Error{Kind: KindInvalidUTF8, Msg: "string is not valid UTF-8"}
-	}
-	if plainSafe(s) {
+	if plainSafe(s) { // plain strings are ASCII: valid UTF-8
 		e.buf = append(e.buf, s...)
 		return nil
+	}
+	if !utf8.ValidString(s) {
+		return &Error{Kind: KindInvalidUTF8, Msg: "string is not valid UTF-8"}
 	}
 	e.quoted(s)
 	return nil
@@ -62,29 +62,47 @@ func reserved(s string) bool {
 // treat as a line break is escaped by code point.
 func (e *emitter) quoted(s string) {
 	e.buf = append(e.buf, '"')
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			e.buf = append(e.buf, `\\`...)
-		case r == '"':
-			e.buf = append(e.buf, `\"`...)
-		case r == '\n':
-			e.buf = append(e.buf, `\n`...)
-		case r == '\t':
-			e.buf = append(e.buf, `\t`...)
-		case r == '\r':
-			e.buf = append(e.buf, `\r`...)
-		case r < 0x20 || r == 0x7f:
-			e.buf = append(e.buf, `\x`...)
-			e.hex(r, 2)
-		case needsCodeEscape(r):
-			e.buf = append(e.buf, `\u`...)
-			e.hex(r, 4)
-		default:
-			e.buf = utf8.AppendRune(e.buf, r)
+	for len(s) > 0 {
+		// Printable ASCII other than the two escaped characters is copied
+		// in runs; everything else goes through the per-rune switch.
+		n := 0
+		for n < len(s) && s[n] >= 0x20 && s[n] < 0x7f && s[n] != '\\' && s[n] != '"' {
+			n++
 		}
+		e.buf = append(e.buf, s[:n]...)
+		s = s[n:]
+		if s == "" {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		e.escapeRune(r)
 	}
 	e.buf = append(e.buf, '"')
+}
+
+// escapeRune writes one character of a double-quoted scalar.
+func (e *emitter) escapeRune(r rune) {
+	switch {
+	case r == '\\':
+		e.buf = append(e.buf, `\\`...)
+	case r == '"':
+		e.buf = append(e.buf, `\"`...)
+	case r == '\n':
+		e.buf = append(e.buf, `\n`...)
+	case r == '\t':
+		e.buf = append(e.buf, `\t`...)
+	case r == '\r':
+		e.buf = append(e.buf, `\r`...)
+	case r < 0x20 || r == 0x7f:
+		e.buf = append(e.buf, `\x`...)
+		e.hex(r, 2)
+	case needsCodeEscape(r):
+		e.buf = append(e.buf, `\u`...)
+		e.hex(r, 4)
+	default:
+		e.buf = utf8.AppendRune(e.buf, r)
+	}
 }
 
 // needsCodeEscape: C1 controls (NEL among them), the Unicode line and

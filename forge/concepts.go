@@ -21,15 +21,15 @@ type conceptGroup struct {
 // wellFormedConcept is R1 for concepts: the term, lower-cased, is a
 // well-formed term (normalTerm), the definition is not blank, and a user
 // asking "What is <term>?" asks about this term (termReads).
-func wellFormedConcept(c artifact.ConceptCandidate) (string, string) {
-	term, ok := normalTerm(c.CanonicalTerm)
+func (ty *typing) wellFormedConcept(c artifact.ConceptCandidate) (string, string) {
+	term, ok := normalTermKeyed(c.CanonicalTerm, ty.hasKey)
 	switch {
 	case !ok:
 		return c.CanonicalTerm, fmt.Sprintf("term %q is not a well-formed term", c.CanonicalTerm)
 	case relparse.TrimSpace(c.Definition) == "":
 		return c.CanonicalTerm, "the definition is empty"
 	}
-	if why := termReads(term); why != "" {
+	if why := ty.termReads(term); why != "" {
 		return c.CanonicalTerm, why
 	}
 	return term, ""
@@ -45,7 +45,7 @@ func compareConcept(a, b artifact.ConceptCandidate) int {
 	)
 }
 
-func groupConcepts(cs []artifact.ConceptCandidate) []*conceptGroup {
+func groupConcepts(cs []artifact.ConceptCandidate, ty *typing) []*conceptGroup {
 	type gk struct {
 		term, def string
 		ok        bool
@@ -53,7 +53,7 @@ func groupConcepts(cs []artifact.ConceptCandidate) []*conceptGroup {
 	index := make(map[gk]*conceptGroup, len(cs))
 	groups := make([]*conceptGroup, 0, len(cs))
 	for _, c := range cs {
-		term, why := wellFormedConcept(c)
+		term, why := ty.wellFormedConcept(c)
 		k := gk{term, c.Definition, why == ""}
 		g := index[k]
 		if g == nil {
@@ -81,12 +81,12 @@ func groupConcepts(cs []artifact.ConceptCandidate) []*conceptGroup {
 // citations.
 func (v *validation) concepts(cs []artifact.ConceptCandidate) ([]artifact.ConceptCandidate, error) {
 	out := []artifact.ConceptCandidate{}
-	for _, g := range groupConcepts(cs) {
+	for _, g := range groupConcepts(cs, v.typing) {
 		v.advance(len(g.members))
 		key := func() string { return keyJSON(g.term, g.definition) }
-		refs := v.mergeCopies(KindConcept, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
-			return fmt.Sprintf("%q", g.members[i].CanonicalTerm), g.members[i].Sources
-		})
+		refs := v.mergeCopies(KindConcept, key, len(g.members),
+			func(i int) []artifact.SourceRef { return g.members[i].Sources },
+			func(i int) string { return fmt.Sprintf("%q", g.members[i].CanonicalTerm) })
 		cand := artifact.ConceptCandidate{CanonicalTerm: g.term, Definition: g.definition, Sources: refs}
 		refs, fail := v.exclude(KindConcept, key, refs)
 		var res sourceResult

@@ -79,6 +79,9 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		progress: cfg.Progress,
 		total:    len(smelted.Relations) + len(smelted.Counters) + len(smelted.Concepts) + len(smelted.OrderingHints),
 	}
+	// Most candidates leave one finding (an accepted curated citation is
+	// one): room for them up front saves copying a growing list.
+	v.findings = make([]Finding, 0, v.total)
 	vts := artifact.ValidatedTripleSet{SubjectID: subjectID, SchemaVersion: artifact.SchemaVersion, DeclaredRelations: vocab.Declared()}
 	// A claim both asserted and denied is settled before the concepts;
 	// hints come last: they may only name terms validated before them.
@@ -104,9 +107,6 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		}
 	}
 	slices.SortFunc(v.findings, Finding.compare)
-	if v.findings == nil {
-		v.findings = []Finding{}
-	}
 	return Result{VTS: vts, Findings: v.findings}, nil
 }
 
@@ -146,11 +146,41 @@ func existingSet(ts []artifact.Triple) map[artifact.Triple]bool {
 
 // keyJSON names a candidate in a finding: a JSON array of its parts.
 func keyJSON(parts ...string) string {
+	if key, ok := plainKeyJSON(parts); ok {
+		return key
+	}
 	b, err := canon.Marshal(parts)
 	if err != nil { // unreachable: checkInput admitted only valid UTF-8
 		return fmt.Sprintf("%q", parts)
 	}
 	return string(b)
+}
+
+// plainKeyJSON writes keyJSON's array directly when no part needs an escape
+// (printable ASCII without '"' or '\\'), which canonical JSON copies as is;
+// ok is false otherwise.
+func plainKeyJSON(parts []string) (string, bool) {
+	n := 1 + len(parts)*3
+	for _, p := range parts {
+		for i := 0; i < len(p); i++ {
+			if c := p[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+				return "", false
+			}
+		}
+		n += len(p)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, p...)
+		b = append(b, '"')
+	}
+	b = append(b, ']')
+	return string(b), true
 }
 
 // checkInput refuses what cannot be processed at all: a subject id that is

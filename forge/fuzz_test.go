@@ -104,7 +104,7 @@ func checkInvariants(t *testing.T, in artifact.SmeltedBundle, res Result, declar
 		}
 	}
 	for _, c := range in.Concepts {
-		term, _ := wellFormedConcept(c)
+		term, _ := newTyping(vocab).wellFormedConcept(c)
 		if !accounted[KindConcept+keyJSON(term, c.Definition)] {
 			t.Fatalf("concept %q vanished without a finding", c.CanonicalTerm)
 		}

@@ -90,9 +90,9 @@ func (v *validation) hints(hs []artifact.OrderingHint, known map[string]bool) ([
 	for _, g := range groupHints(hs) {
 		v.advance(len(g.members))
 		key := func() string { return keyJSON(g.before, g.after) }
-		refs := v.mergeCopies(KindOrderingHint, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
-			return fmt.Sprintf("(%q, %q)", g.members[i].Before, g.members[i].After), g.members[i].Sources
-		})
+		refs := v.mergeCopies(KindOrderingHint, key, len(g.members),
+			func(i int) []artifact.SourceRef { return g.members[i].Sources },
+			func(i int) string { return fmt.Sprintf("(%q, %q)", g.members[i].Before, g.members[i].After) })
 		h := artifact.OrderingHint{Before: g.before, After: g.after, Sources: refs}
 		refs, fail := v.exclude(KindOrderingHint, key, refs)
 		var res sourceResult

@@ -42,6 +42,9 @@ func compareOffset(a, b *int64) int {
 
 // unionSources returns the distinct citations of all lists, sorted.
 func unionSources(lists ...[]artifact.SourceRef) []artifact.SourceRef {
+	if len(lists) == 1 && len(lists[0]) > 0 && strictlySorted(lists[0]) {
+		return slices.Clone(lists[0])
+	}
 	n := 0
 	for _, l := range lists {
 		n += len(l)
@@ -52,6 +55,17 @@ func unionSources(lists ...[]artifact.SourceRef) []artifact.SourceRef {
 	}
 	slices.SortFunc(out, compareSource)
 	return slices.CompactFunc(out, func(a, b artifact.SourceRef) bool { return compareSource(a, b) == 0 })
+}
+
+// strictlySorted reports whether refs are sorted with no two equal: then
+// their union is themselves.
+func strictlySorted(refs []artifact.SourceRef) bool {
+	for i := 1; i < len(refs); i++ {
+		if compareSource(refs[i-1], refs[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // rejection is why a candidate failed: a reason code, the argument the

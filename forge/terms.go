@@ -23,12 +23,18 @@ func DefaultIdentityTerms() []string {
 // well-formed term is then written the way a user types it
 // (text.NormalTerm), which must be well formed too.
 func normalTerm(s string) (string, bool) {
+	return normalTermKeyed(s, func(n string) bool { return text.Term(n) != "" })
+}
+
+// normalTermKeyed is normalTerm with hasKey deciding whether a normal form
+// holds a word a user could type.
+func normalTermKeyed(s string, hasKey func(string) bool) (string, bool) {
 	t := relparse.Lower(s)
 	if !wellFormedTerm(t) {
 		return t, false
 	}
 	n := text.NormalTerm(t)
-	if text.Term(n) == "" {
+	if !hasKey(n) {
 		return t, false // no word a user could type ("_"): no knowledge key
 	}
 	return n, n == t || wellFormedTerm(n)

@@ -46,7 +46,7 @@ func (ty *typing) wellTyped(c artifact.RelationCandidate) (artifact.Triple, stri
 	}
 	want := normalTriple(raw)
 	switch {
-	case text.Term(want.Head) == "" || text.Term(want.Tail) == "":
+	case !ty.hasKey(want.Head) || !ty.hasKey(want.Tail):
 		// "_" or "//" is kept by the normal form but is no knowledge key:
 		// the runtime would refuse the whole set.
 		return raw, "head or tail holds no word a user could type"
@@ -146,21 +146,20 @@ func compareCandidate(a, b artifact.RelationCandidate) int {
 
 // mergeCopies unions the citations of a group's n copies and records every
 // copy after the first (in full-content order), naming it as written and the
-// digests it cited. member(i) gives copy i's label and citations; key is
-// only computed when a finding needs it.
-func (v *validation) mergeCopies(kind string, key func() string, n int, member func(int) (string, []artifact.SourceRef)) []artifact.SourceRef {
+// digests it cited. sources(i) gives copy i's citations, label(i) its name;
+// key and the labels are only computed when a finding needs them.
+func (v *validation) mergeCopies(kind string, key func() string, n int, sources func(int) []artifact.SourceRef, label func(int) string) []artifact.SourceRef {
 	if n == 1 {
-		_, refs := member(0)
-		return unionSources(refs)
+		return unionSources(sources(0))
 	}
 	lists := make([][]artifact.SourceRef, n)
 	k := key()
 	for i := range n {
-		label, refs := member(i)
+		refs := sources(i)
 		lists[i] = refs
 		if i > 0 {
 			v.findings = append(v.findings, Finding{Kind: kind, Key: k, ReasonCode: ReasonDuplicateMerged,
-				Detail: fmt.Sprintf("copy %s citing %s merged into one of %d copies; citations unioned", label, digestList(refs), n)})
+				Detail: fmt.Sprintf("copy %s citing %s merged into one of %d copies; citations unioned", label(i), digestList(refs), n)})
 		}
 	}
 	return unionSources(lists...)
@@ -186,9 +185,9 @@ func (v *validation) triples(kind string, cs []artifact.RelationCandidate) (ok, 
 	for _, g := range groupTriples(cs, v.typing) {
 		v.advance(len(g.members))
 		key := func() string { return tripleKey(g.key) }
-		refs := v.mergeCopies(kind, key, len(g.members), func(i int) (string, []artifact.SourceRef) {
-			return tripleText(g.members[i].Triple()), g.members[i].Sources
-		})
+		refs := v.mergeCopies(kind, key, len(g.members),
+			func(i int) []artifact.SourceRef { return g.members[i].Sources },
+			func(i int) string { return tripleText(g.members[i].Triple()) })
 		cand := artifact.RelationCandidate{Head: g.key.Head, Relation: g.key.Relation, Tail: g.key.Tail, Sources: refs}
 		refs, fail := v.exclude(kind, key, refs)
 		var res sourceResult

@@ -37,6 +37,14 @@ for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
   echo "   peak RSS at $n relations: $(( $(cat "$out.rss") / 1024 )) MB"
 done
 
+echo "== the original's workload shape at 1,000 and 10,000 relations against its measured figures (another day, another machine of the same kind)"
+echo "   function level, forge + compose + compile in process (target at 10,000: x_original >= 50):"
+(cd pipeline && "$out.pipeline" -test.run '^$' -test.bench 'OriginalShape$' -test.benchtime 3x) | grep Benchmark |
+  awk '{ line = "   " $1 ":"; for (i = 2; i < NF; i++) if ($(i+1) ~ /_s$|x_original|steps|yaml-bytes/) line = line " " $(i+1) "=" $i; print line }'
+echo "   stage level, forge + compose + run + ratify over a store (target at 10,000: x_original >= 10):"
+(cd pipeline && "$out.pipeline" -test.run '^$' -test.bench 'OriginalShapeBackHalf' -test.benchtime 1x) | grep Benchmark |
+  awk '{ line = "   " $1 ":"; for (i = 2; i < NF; i++) if ($(i+1) ~ /_s$|x_original/) line = line " " $(i+1) "=" $i; print line }'
+
 echo "== back half at ${BENCH_SIDE_SCALE:-100000} relations beside commit ${BENCH_BASE:-3e253e3}, built from a worktree of it, in the same run"
 base=$(mktemp -d)
 git worktree add --detach "$base/tree" "${BENCH_BASE:-3e253e3}" >/dev/null 2>&1
