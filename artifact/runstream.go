@@ -33,6 +33,26 @@ func EncodePayloads(steps []PlanStep) (PlanPayloads, error) {
 	return p, nil
 }
 
+// Payload decodes step i's payload back from its canonical bytes, for a
+// holder of a large plan that keeps only the bytes (see DropMaps).
+func (p PlanPayloads) Payload(i int) (map[string]any, error) {
+	var m map[string]any
+	if err := canon.Unmarshal(p.bytes[i], &m); err != nil {
+		return nil, fmt.Errorf("artifact: decode step %d payload: %w", i, err)
+	}
+	return m, nil
+}
+
+// DropMaps lets go of the payload maps of the steps p was encoded from, so
+// that a large plan is held once, as bytes; the writers then take every
+// payload from the bytes, and Payload gives a step's map back when it is
+// needed.
+func (p PlanPayloads) DropMaps() {
+	for i := range p.steps {
+		p.steps[i].Payload = nil
+	}
+}
+
 // nilMapAsEmpty lets a nil payload encode as {}, as it does inside a struct.
 func nilMapAsEmpty(m map[string]any) any {
 	if m == nil {
@@ -43,8 +63,8 @@ func nilMapAsEmpty(m map[string]any) any {
 
 // of returns the canonical bytes of payload m found at step i: the stored
 // bytes when m is that very step's payload (the run shim hands the plan's
-// own map on), else m encoded afresh, so a caller that built its results
-// some other way still gets the right bytes.
+// own map on; after DropMaps both are nil), else m encoded afresh, so a
+// caller that built its results some other way still gets the right bytes.
 func (p PlanPayloads) of(i int, m map[string]any) ([]byte, error) {
 	if i < len(p.steps) && sameMap(p.steps[i].Payload, m) {
 		return p.bytes[i], nil

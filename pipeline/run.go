@@ -212,6 +212,9 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	if err != nil {
 		return ranCourse{}, err
 	}
+	// From here the plan is held once, as its payloads' bytes: the maps of
+	// a large plan take as much memory again.
+	payloads.DropMaps()
 	planDigest, err := stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
 		return artifact.WritePlan(w, in.Plan, payloads)
 	})
@@ -221,7 +224,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
 		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
 	done, total := int64(0), int64(2*len(in.Plan.Steps))
-	opts := run.Options{Jobs: p.jobs(), OnStep: func() {
+	opts := run.Options{Jobs: p.jobs(), Payloads: &payloads, OnStep: func() {
 		done++
 		p.progress("run", "steps", done, total)
 	}}

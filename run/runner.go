@@ -22,6 +22,8 @@ type Observation struct {
 	// Unreached, when not empty, says what the step's utterance reads as
 	// when a user types it: the user's path does not reach the step.
 	Unreached string
+	// Utterance is the step's utterance, named in an Unreached record.
+	Utterance string
 }
 
 // Unreached is a step whose utterance, typed by a user, does not reach it.
@@ -73,6 +75,10 @@ type Runner struct {
 	Event func(event []byte) error
 	// OnStep, when not nil, is called after each step taken, in step order.
 	OnStep func()
+	// Payloads, when not nil, hold the plan's step payloads as canonical
+	// bytes, the steps themselves none (artifact.PlanPayloads.DropMaps):
+	// each worker decodes the payload of the step it takes.
+	Payloads *artifact.PlanPayloads
 }
 
 // outcome is what a worker hands back for one step.
@@ -160,6 +166,13 @@ func (r Runner) drive(ctx context.Context, step StepFunc, i int, s artifact.Plan
 	if err := ctx.Err(); err != nil {
 		return outcome{err: err}
 	}
+	if r.Payloads != nil && s.Payload == nil {
+		payload, err := r.Payloads.Payload(i)
+		if err != nil {
+			return outcome{err: err}
+		}
+		s.Payload = payload
+	}
 	obs, err := step(ctx, i, s)
 	return r.encode(obs, err)
 }
@@ -214,8 +227,7 @@ func (r Runner) record(p *Pass, i int, s artifact.PlanStep, out outcome) (halted
 		}
 	}
 	if obs.Unreached != "" {
-		u, _ := s.Payload["utterance"].(string)
-		p.Unreached = append(p.Unreached, Unreached{Index: i, StepType: s.StepType, Utterance: u, Reading: obs.Unreached})
+		p.Unreached = append(p.Unreached, Unreached{Index: i, StepType: s.StepType, Utterance: obs.Utterance, Reading: obs.Unreached})
 	}
 	return false, nil
 }

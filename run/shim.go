@@ -32,6 +32,9 @@ type Options struct {
 	// recorded: a canonical JSON array of one array per pass, holding each
 	// recorded step's TurnEvent in step order.
 	Events io.Writer
+	// Payloads, when not nil, are the plan's payloads as canonical bytes and
+	// the plan's steps carry none (see Runner.Payloads).
+	Payloads *artifact.PlanPayloads
 }
 
 // DrivePlan builds the course's knowledge index once and runs the whole plan
@@ -47,7 +50,7 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 	counters := counterSet(vts)
 	events := newEventsWriter(opts.Events)
 	for i := range passes {
-		r := Runner{OnStep: opts.OnStep}
+		r := Runner{OnStep: opts.OnStep, Payloads: opts.Payloads}
 		for range max(opts.Jobs, 1) {
 			step, rt, err := passStep(k, counters, loaded, opts.Operator)
 			if err != nil {
@@ -146,7 +149,7 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 			}
 		}
 		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
-			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event, Unreached: unreached}, nil
+			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event, Unreached: unreached, Utterance: utterance}, nil
 	}
 }
 
