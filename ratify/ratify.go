@@ -67,36 +67,14 @@ func Ratify(in Input) (artifact.MasteryReport, error) {
 // assemble measures the gates and seals the report. It trusts its inputs:
 // Ratify checks them first.
 func assemble(in Input) (artifact.MasteryReport, error) {
-	gates, reasons, err := measure(in)
-	if err != nil {
+	g := newGauge(in)
+	if err := g.feed(0, in.FirstRun); err != nil {
 		return artifact.MasteryReport{}, err
 	}
-	traces := make([]string, len(in.FirstRun.Results))
-	for i, r := range in.FirstRun.Results {
-		traces[i] = r.TraceHash
+	if err := g.feed(1, in.SecondRun); err != nil {
+		return artifact.MasteryReport{}, err
 	}
-	ratified := len(reasons) == 0
-	for _, g := range gates {
-		ratified = ratified && g.Passed
-	}
-	r := artifact.MasteryReport{
-		SchemaVersion:   artifact.SchemaVersion,
-		CourseID:        in.CourseID,
-		SourceBundleSHA: in.SourceBundleSHA,
-		ValidatedSetSHA: in.ValidatedSetSHA,
-		CourseSHA256:    in.CourseSHA256,
-		PlanSHA256:      in.Plan.PlanSHA256,
-		Gates:           gates,
-		TraceHashes:     traces,
-		Ratified:        ratified,
-		IssuedAt:        in.IssuedAt,
-		FailureReasons:  reasons,
-	}
-	sealed, err := r.Sealed()
-	if err != nil {
-		return artifact.MasteryReport{}, errorf(ReasonUnhashable, "seal the report: %v", err)
-	}
-	return sealed, nil
+	return g.Report()
 }
 
 // check refuses inputs that do not describe one course.
