@@ -79,7 +79,7 @@ func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, i
 		return stage.Output{}, undecodableRecord(runDigest, err)
 	}
 	report, err := p.measureRecord(ctx, spec, rec, issuedAt, index, loaded)
-	var bad *ratify.RecordError
+	var bad *ratify.DecodeError
 	if err != nil && !errors.As(err, &bad) {
 		// A whole decode would have refused a record with a fault in its
 		// passes before anything else was tried.
@@ -118,7 +118,7 @@ func undecodableRecord(digest string, err error) error {
 // never decoded whole.
 func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *ratify.RunRecordReader, issuedAt string,
 	index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (artifact.MasteryReport, error) {
-	in, err := p.recordedCourse(ctx, spec, rec.Head())
+	in, plan, err := p.recordedCourse(ctx, spec, rec.Head())
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
@@ -128,9 +128,9 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 	}
 	gauge, err := ratify.Start(ratify.Input{
 		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
-		CourseSHA256: in.Course.CourseSHA256, Plan: in.Plan, ValidatedSet: in.VTS,
+		CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,
 		Index: index, PriorCourses: priors, IssuedAt: issuedAt,
-	})
+	}, plan)
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
@@ -141,30 +141,37 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 }
 
 // recordedCourse reads the course a run record names and the plan the run
-// stage compiled and stored for it, rather than compiling the course again.
-// The plan must be the record's (its plan_sha256); ratify.Start checks that
-// it is of the course and hashes to its own plan_sha256. A plan object that
-// is gone is compiled again from the course, and must then be the record's
-// all the same.
-func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec ratify.RecordHead) (CourseInputs, error) {
+// stage compiled and stored for it, rather than compiling the course again;
+// the plan is read step by step into the compact form the gates compare
+// results with. The plan must be the record's (its plan_sha256);
+// ratify.Start checks that it is of the course and hashes to its own
+// plan_sha256. A plan object that is gone is compiled again from the course,
+// and must then be the record's all the same.
+func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec ratify.RecordHead) (CourseInputs, ratify.Plan, error) {
 	in, err := p.loadCourseData(ctx, spec, rec.CourseObject)
 	if err != nil {
-		return CourseInputs{}, err
+		return CourseInputs{}, ratify.Plan{}, err
 	}
-	in.Plan, err = stage.Load[artifact.FormationPlan](ctx, p.Env, spec, rec.PlanObject)
+	var plan ratify.Plan
+	raw, err := stage.LoadBytes(ctx, p.Env, spec, rec.PlanObject)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		if err := p.compileCourse(ctx, spec, &in); err != nil {
-			return CourseInputs{}, err
+			return CourseInputs{}, ratify.Plan{}, err
 		}
+		plan = ratify.PlanOf(in.Plan)
 	case err != nil:
-		return CourseInputs{}, err
+		return CourseInputs{}, ratify.Plan{}, err
+	default:
+		if plan, err = ratify.ReadPlan(raw); err != nil {
+			return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: rec.PlanObject + ": " + err.Error()}
+		}
 	}
-	if in.Plan.PlanSHA256 != rec.PlanSHA256 || rec.Passes != 2 {
-		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
-			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, rec.Passes, in.Plan.PlanSHA256)}
+	if plan.PlanSHA256 != rec.PlanSHA256 || rec.Passes != 2 {
+		return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
+			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, rec.Passes, plan.PlanSHA256)}
 	}
-	return in, nil
+	return in, plan, nil
 }
 
 // verdict turns a stored report that did not ratify into exit 3.

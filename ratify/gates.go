@@ -107,8 +107,8 @@ func ratio(num, den int) string {
 // replayGate (G1): both runs complete, closed, step-for-step replays of the
 // plan with identical trace hashes.
 func (g *Gauge) replayGate() (verdict, error) {
-	plan, p := g.in.Plan, &g.passes
-	if len(plan.Steps) == 0 {
+	p := &g.passes
+	if g.plan.Len() == 0 {
 		return fail(GateReplay, "n/a", CodeEmptyPlan), nil
 	}
 	if v, halted := g.haltVerdict(); halted {
@@ -118,8 +118,8 @@ func (g *Gauge) replayGate() (verdict, error) {
 	if n1 != n2 {
 		return fail(GateReplay, fmt.Sprintf("length_mismatch:%d!=%d", n1, n2), CodeReplayLength), nil
 	}
-	if n1 != len(plan.Steps) {
-		at := fmt.Sprintf("%d!=%d", n1, len(plan.Steps))
+	if n1 != g.plan.Len() {
+		at := fmt.Sprintf("%d!=%d", n1, g.plan.Len())
 		return fail(GateReplay, "incomplete:"+at, CodeRunIncomplete+":"+at), nil
 	}
 	if v, bad, err := g.planVerdict(); err != nil || bad {

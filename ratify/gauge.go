@@ -17,7 +17,8 @@ import (
 // Feed the first pass (Result for each step, then EndPass), then the second,
 // then call Report.
 type Gauge struct {
-	in     Input // FirstRun and SecondRun unused
+	in     Input // Plan, FirstRun and SecondRun unused
+	plan   Plan
 	needed map[artifact.Triple]int
 	passes [2]passGauge
 	// traces are the first pass's trace hashes; mismatches counts the
@@ -61,20 +62,20 @@ type planEvent struct {
 	ofPlan bool
 }
 
-// Start checks the inputs (everything but the runs, which are fed later) and
-// returns a Gauge to feed both passes to. Its errors are Ratify's.
-func Start(in Input) (*Gauge, error) {
-	in.FirstRun, in.SecondRun = artifact.RunOutput{}, artifact.RunOutput{}
-	if err := check(in); err != nil {
+// Start checks the inputs and returns a Gauge to feed both passes to; plan
+// stands for the plan (read with ReadPlan, or PlanOf in.Plan), and in.Plan,
+// in.FirstRun and in.SecondRun are not read. Its errors are Ratify's.
+func Start(in Input, plan Plan) (*Gauge, error) {
+	if err := check(in, &plan); err != nil {
 		return nil, err
 	}
-	return newGauge(in), nil
+	return newGauge(in, plan), nil
 }
 
 // newGauge trusts its inputs; assemble uses it directly.
-func newGauge(in Input) *Gauge {
-	in.FirstRun, in.SecondRun = artifact.RunOutput{}, artifact.RunOutput{}
-	g := &Gauge{in: in, needed: map[artifact.Triple]int{}}
+func newGauge(in Input, plan Plan) *Gauge {
+	in.Plan, in.FirstRun, in.SecondRun = artifact.FormationPlan{}, artifact.RunOutput{}, artifact.RunOutput{}
+	g := &Gauge{in: in, plan: plan, needed: map[artifact.Triple]int{}}
 	for _, r := range in.ValidatedSet.Relations {
 		if _, ok := g.needed[r.Triple()]; !ok {
 			g.needed[r.Triple()] = len(g.needed)
@@ -83,7 +84,7 @@ func newGauge(in Input) *Gauge {
 	for i := range g.passes {
 		g.passes[i] = passGauge{plan: planEvent{at: -1}, closureAt: -1, walked: make([]bool, len(g.needed))}
 	}
-	g.traces = make([]string, 0, len(in.Plan.Steps))
+	g.traces = make([]string, 0, plan.Len())
 	return g
 }
 
@@ -101,7 +102,7 @@ func (g *Gauge) Result(pass int, res artifact.StepResult) error {
 	} else if i < len(g.traces) && g.traces[i] != res.TraceHash {
 		g.mismatches++
 	}
-	if p.plan.at < 0 && i < len(g.in.Plan.Steps) {
+	if p.plan.at < 0 && i < g.plan.Len() {
 		p.plan = g.planCheck(pass, i, res)
 	}
 	if p.closureAt < 0 && !closed(res.VersorConditionRepr) {
@@ -151,8 +152,7 @@ func (g *Gauge) feed(pass int, run artifact.RunOutput) error {
 // planCheck compares step i of a pass with the plan's step i: same type, and
 // payloads equal in canonical form.
 func (g *Gauge) planCheck(pass, i int, res artifact.StepResult) planEvent {
-	step := g.in.Plan.Steps[i]
-	want, err := canon.Marshal(step.Payload)
+	typ, want, err := g.plan.step(i)
 	if err != nil {
 		return planEvent{at: i, ofPlan: true, err: errorf(ReasonUnhashable, "plan step %d payload: %v", i, err)}
 	}
@@ -160,7 +160,7 @@ func (g *Gauge) planCheck(pass, i int, res artifact.StepResult) planEvent {
 	if err != nil {
 		return planEvent{at: i, err: errorf(ReasonUnhashable, "%s run step %d payload: %v", runNames[pass], i, err)}
 	}
-	if res.StepType != step.StepType || !bytes.Equal(got, want) {
+	if res.StepType != typ || !bytes.Equal(got, want) {
 		return planEvent{at: i}
 	}
 	return planEvent{at: -1}
@@ -217,7 +217,7 @@ func (g *Gauge) Report() (artifact.MasteryReport, error) {
 		SourceBundleSHA: in.SourceBundleSHA,
 		ValidatedSetSHA: in.ValidatedSetSHA,
 		CourseSHA256:    in.CourseSHA256,
-		PlanSHA256:      in.Plan.PlanSHA256,
+		PlanSHA256:      g.plan.PlanSHA256,
 		Gates:           gates,
 		TraceHashes:     g.traces,
 		Ratified:        ratified,

@@ -31,16 +31,22 @@ type PassVisitor interface {
 	EndPass(pass int, halted bool, haltStepIndex int, haltReason string) error
 }
 
-// RecordError is a run record the reader refuses. Err is the error that
-// artifact.Decode[artifact.RunRecord] gives for the same bytes (for a record
-// with several faults, the fault it reports may be another one).
-type RecordError struct{ Err *canon.Error }
-
-func (e *RecordError) Error() string {
-	return fmt.Sprintf("artifact: decode %T: %v", artifact.RunRecord{}, e.Err)
+// DecodeError is a stored run record or plan that the streaming readers
+// refuse. Err is the error that artifact.Decode gives for the same bytes,
+// and Error the same text.
+type DecodeError struct {
+	Type string // artifact.RunRecord or artifact.FormationPlan
+	Err  *canon.Error
 }
 
-func (e *RecordError) Unwrap() error { return e.Err }
+func (e *DecodeError) Error() string { return "artifact: decode " + e.Type + ": " + e.Err.Error() }
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// recordError is a refused run record.
+func recordError(e *canon.Error) *DecodeError {
+	return &DecodeError{Type: fmt.Sprintf("%T", artifact.RunRecord{}), Err: e}
+}
 
 // RunRecordReader reads a stored run record (canonical JSON, untrusted) in
 // two sweeps over its bytes, never building the whole record: the first
@@ -80,7 +86,7 @@ var (
 
 // OpenRunRecord reads the head of a stored run record. A record that the
 // whole decode would refuse in its head (or anywhere, when the head is bad)
-// is a *RecordError; faults inside the passes are found by Stream.
+// is a *DecodeError; faults inside the passes are found by Stream.
 func OpenRunRecord(data []byte) (*RunRecordReader, error) {
 	r := &RunRecordReader{data: data}
 	syntaxErr := r.sweepHead()
@@ -97,7 +103,7 @@ func OpenRunRecord(data []byte) (*RunRecordReader, error) {
 func (r *RunRecordReader) Head() RecordHead { return r.head }
 
 // Stream decodes the passes in order and gives each step to v. It returns
-// v's error as it is, and a *RecordError when the record is refused; v may
+// v's error as it is, and a *DecodeError when the record is refused; v may
 // have been given steps of a record that is then refused.
 func (r *RunRecordReader) Stream(v PassVisitor) error {
 	return r.finish(nil, v)
@@ -118,11 +124,11 @@ func (r *RunRecordReader) finish(syntaxErr *canon.Error, v PassVisitor) error {
 		syntaxErr = ce
 	}
 	if syntaxErr != nil {
-		return &RecordError{Err: syntaxErr}
+		return recordError(syntaxErr)
 	}
 	r.fields.fail("runs", runsErr)
 	if e := r.fields.err("$"); e != nil {
-		return &RecordError{Err: e}
+		return recordError(e)
 	}
 	return nil
 }
@@ -279,7 +285,7 @@ type fieldSet struct {
 	names   []string
 	seen    map[string]bool
 	errs    map[string]*canon.Error
-	unknown string
+	unknown *string // the first key that is no field
 	typeErr *canon.Error
 }
 
@@ -309,8 +315,8 @@ func (f *fieldSet) err(path string) *canon.Error {
 			return e
 		}
 	}
-	if f.unknown != "" {
-		return schemaErr(path, "unknown field "+strconv.Quote(f.unknown))
+	if f.unknown != nil {
+		return schemaErr(path, "unknown field "+strconv.Quote(*f.unknown))
 	}
 	return nil
 }
@@ -407,8 +413,8 @@ func (s *scanner) object(depth int, fs *fieldSet, path string, member func(*scan
 		if slices.Contains(fs.names, key) {
 			err = member(s, key)
 		} else {
-			if fs.unknown == "" {
-				fs.unknown = key
+			if fs.unknown == nil {
+				fs.unknown = &key
 			}
 			_, err = s.decode(depth)
 		}

@@ -50,7 +50,7 @@ func streamRecord(data []byte) (artifact.RunRecord, error) {
 	}
 	h := r.Head()
 	if len(c.runs) != h.Passes {
-		return artifact.RunRecord{}, &RecordError{Err: &canon.Error{Kind: "test", Offset: -1, Msg: "passes lost"}}
+		return artifact.RunRecord{}, &DecodeError{Err: &canon.Error{Kind: "test", Offset: -1, Msg: "passes lost"}}
 	}
 	return artifact.RunRecord{CourseID: h.CourseID, CourseObject: h.CourseObject, CourseSHA256: h.CourseSHA256,
 		PlanObject: h.PlanObject, PlanSHA256: h.PlanSHA256, Runs: c.runs, EventsObject: h.EventsObject,
@@ -70,9 +70,9 @@ func agreeWithDecode(t testing.TB, data []byte) {
 	case wantErr == nil && err != nil:
 		t.Fatalf("reader refuses what the decode accepts: %v\n%q", err, data)
 	case err != nil:
-		var re *RecordError
+		var re *DecodeError
 		if !errorsAs(err, &re) {
-			t.Fatalf("reader error %T is not a *RecordError: %v", err, err)
+			t.Fatalf("reader error %T is not a *DecodeError: %v", err, err)
 		}
 		if err.Error() != wantErr.Error() {
 			t.Fatalf("errors differ:\nreader %v\ndecode %v\n%q", err, wantErr, data)
@@ -82,8 +82,8 @@ func agreeWithDecode(t testing.TB, data []byte) {
 	}
 }
 
-func errorsAs(err error, re **RecordError) bool {
-	e, ok := err.(*RecordError)
+func errorsAs(err error, re **DecodeError) bool {
+	e, ok := err.(*DecodeError)
 	*re = e
 	return ok
 }
