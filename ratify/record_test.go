@@ -119,7 +119,8 @@ func TestRecordReaderReadsARecord(t *testing.T) {
 	agreeWithDecode(t, data)
 }
 
-// Every prefix and many one-byte changes of a record: the reader refuses
+// Every prefix and one-byte changes at every structural byte (and every
+// fourth other byte) of a record: the reader refuses
 // exactly what the whole decode refuses, with its error.
 func TestRecordReaderAgreesOnMutations(t *testing.T) {
 	data := sampleRecord(t)
@@ -127,12 +128,16 @@ func TestRecordReaderAgreesOnMutations(t *testing.T) {
 		agreeWithDecode(t, data[:i])
 	}
 	for i := range data {
-		for _, c := range []byte("{}[],:\"\\ 1.-tnx\x00\xff") {
+		if i%4 != 0 && !bytes.ContainsRune([]byte("{}[],:\"\\"), rune(data[i])) {
+			continue // inside a value: every fourth byte is enough
+		}
+		for _, c := range []byte("}],:\"\\1x\xff") {
 			m := bytes.Clone(data)
 			m[i] = c
 			agreeWithDecode(t, m)
-			m = append(append(bytes.Clone(data[:i]), c), data[i:]...)
-			agreeWithDecode(t, m)
+		}
+		for _, c := range []byte("{[\" ") {
+			agreeWithDecode(t, append(append(bytes.Clone(data[:i]), c), data[i:]...))
 		}
 	}
 }
