@@ -103,3 +103,40 @@ func FuzzReadPlan(f *testing.F) {
 	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) { agreeOnPlan(t, data) })
 }
+
+// A Gauge takes the first pass whole, then the second, and reports only
+// after both; anything else is an error, never a report.
+func TestGaugeOrder(t *testing.T) {
+	in := originalInput([]artifact.RelationCandidate{relation("wisdom", "is", "judgment")}, allGreen(), allGreen())
+	g := newGauge(in, PlanOf(in.Plan))
+	step := allGreen().Results[0]
+	if err := g.Result(1, step); err == nil {
+		t.Fatal("the second pass was fed before the first")
+	}
+	if err := g.Result(2, step); err == nil {
+		t.Fatal("a third pass was fed")
+	}
+	if _, err := g.Report(); err == nil {
+		t.Fatal("a report before the passes ended")
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, r := range allGreen().Results {
+			if err := g.Result(pass, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := g.EndPass(pass, false, -1, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Result(0, step); err == nil {
+		t.Fatal("a pass was fed after its end")
+	}
+	got, err := g.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := mustAssemble(t, in); !reflect.DeepEqual(got, want) {
+		t.Fatalf("fed step by step %+v, whole %+v", got, want)
+	}
+}
