@@ -115,7 +115,8 @@ func splitComma(s string) []string {
 // FORMATION_BENCH_DIR set, forge, compose and run write their outputs there
 // once and later processes reuse them, so that ratify's peak memory can be
 // read in a process of its own. Every iteration ratifies under a fresh
-// issued_at, so none is a cache hit.
+// issued_at (from FORMATION_BENCH_ISSUED_AT on, or the clock), so none is a
+// cache hit; the report's digest is logged.
 func BenchmarkRatifyStage(b *testing.B) {
 	ctx := context.Background()
 	n := 1000
@@ -139,6 +140,12 @@ func BenchmarkRatifyStage(b *testing.B) {
 		}
 	}
 	base := time.Now().UTC().Truncate(time.Second)
+	if at := os.Getenv("FORMATION_BENCH_ISSUED_AT"); at != "" { // to compare reports across builds
+		var err error
+		if base, err = time.Parse("2006-01-02T15:04:05Z", at); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f.p.IssuedAt = base.Add(time.Duration(i) * time.Second).Format("2006-01-02T15:04:05Z")
@@ -146,6 +153,7 @@ func BenchmarkRatifyStage(b *testing.B) {
 		if err != nil || res.CacheHit {
 			b.Fatalf("ratify: hit=%v err=%v", res.CacheHit, err)
 		}
+		b.Logf("ratify %s: report %s", f.p.IssuedAt, res.Output)
 	}
 	b.ReportMetric(float64(n), "relations")
 }
