@@ -55,8 +55,14 @@ func newFixture(t *testing.T, bundle artifact.SmeltedBundle) fixture { return ne
 
 func newFixtureTB(t testing.TB, bundle artifact.SmeltedBundle) fixture {
 	t.Helper()
+	return newFixtureIn(t, bundle, t.TempDir(), t.TempDir())
+}
+
+// newFixtureIn is newFixtureTB over a courses folder and a store folder the
+// caller chose (a benchmark keeps them between processes).
+func newFixtureIn(t testing.TB, bundle artifact.SmeltedBundle, courses, storeDir string) fixture {
+	t.Helper()
 	ctx := context.Background()
-	courses := t.TempDir()
 	dir := filepath.Join(courses, microSubject)
 	must(t, os.MkdirAll(filepath.Join(dir, "sources"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "sources", "notes.md"), []byte("Wisdom is judgment.\n"), 0o644))
@@ -75,7 +81,6 @@ sources:
     path: sources/notes.md
 `), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "allowlist.yaml"), []byte(fmt.Sprintf("- source_sha: \"%s\"\n  tier: primary\n  label: hand-written micro course\n  curated: true\n", sha1x)), 0o644))
-	storeDir := t.TempDir()
 	s, err := store.Open(ctx, "file://"+storeDir)
 	must(t, err)
 	w := &audit.Writer{Store: s, Now: func() time.Time { return time.Date(2026, 5, 16, 0, 0, 0, 0, time.UTC) }, CodeVersion: "test"}

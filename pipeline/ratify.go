@@ -70,64 +70,108 @@ func (p *Pipeline) ratifyRun(ctx context.Context, subject, runDigest string, par
 }
 
 func (p *Pipeline) ratifyCore(ctx context.Context, spec stage.Spec, runDigest, issuedAt string, index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (stage.Output, error) {
-	rec, err := stage.Load[artifact.RunRecord](ctx, p.Env, spec, runDigest)
+	raw, err := stage.LoadBytes(ctx, p.Env, spec, runDigest)
 	if err != nil {
 		return stage.Output{}, err
 	}
-	in, err := p.recordedCourse(ctx, spec, rec)
+	rec, err := ratify.OpenRunRecord(raw)
 	if err != nil {
-		return stage.Output{}, err
+		return stage.Output{}, undecodableRecord(runDigest, err)
 	}
-	priors, err := p.priorCourses(ctx, index, loaded)
-	if err != nil {
-		return stage.Output{}, err
+	report, err := p.measureRecord(ctx, spec, rec, issuedAt, index, loaded)
+	var bad *ratify.DecodeError
+	if err != nil && !errors.As(err, &bad) {
+		// A whole decode would have refused a record with a fault in its
+		// passes before anything else was tried.
+		if verr := rec.Validate(); verr != nil {
+			err = verr
+		}
 	}
-	report, err := ratify.Ratify(ratify.Input{
-		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
-		CourseSHA256: in.Course.CourseSHA256, Plan: in.Plan, ValidatedSet: in.VTS,
-		FirstRun: rec.Runs[0], SecondRun: rec.Runs[1], Index: index, PriorCourses: priors, IssuedAt: issuedAt,
-	})
 	var refused *ratify.Error
-	if errors.As(err, &refused) && refused.Reason == ratify.ReasonNothingToTeach {
+	switch {
+	case errors.As(err, &bad):
+		return stage.Output{}, undecodableRecord(runDigest, err)
+	case errors.As(err, &refused) && refused.Reason == ratify.ReasonNothingToTeach:
 		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: ReasonNothingToTeach, Detail: err.Error()}
-	}
-	if err != nil {
+	case errors.As(err, &refused):
 		return stage.Output{}, &stage.Halt{Code: exitcode.Rejected, Reason: "ratify_input_rejected", Detail: err.Error()}
+	case err != nil:
+		return stage.Output{}, err
 	}
 	out := stage.Output{Artifact: report}
 	if !report.Ratified {
-		out.Audit = []audit.Record{{Kind: audit.KindHalt, ReasonCode: "gates_failed", Key: in.Course.CourseID,
+		out.Audit = []audit.Record{{Kind: audit.KindHalt, ReasonCode: "gates_failed", Key: report.CourseID,
 			Detail: strings.Join(report.FailureReasons, "; ")}}
 	}
 	p.logf("ratify %s: ratified=%v (report seal %s)", spec.Subject, report.Ratified, report.ReportSHA256[:12])
 	return out, nil
 }
 
+// undecodableRecord is the halt of a run record that does not decode, as
+// stage.Load gives it.
+func undecodableRecord(digest string, err error) error {
+	return &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: digest + ": " + err.Error()}
+}
+
+// measureRecord measures the gates while the record's passes stream past,
+// one step at a time, against the plan the run stage stored: the record is
+// never decoded whole.
+func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *ratify.RunRecordReader, issuedAt string,
+	index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (artifact.MasteryReport, error) {
+	in, plan, err := p.recordedCourse(ctx, spec, rec.Head())
+	if err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	priors, err := p.priorCourses(ctx, index, loaded)
+	if err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	gauge, err := ratify.Start(ratify.Input{
+		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
+		CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,
+		Index: index, PriorCourses: priors, IssuedAt: issuedAt,
+	}, plan)
+	if err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	if err := rec.Stream(gauge); err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	return gauge.Report()
+}
+
 // recordedCourse reads the course a run record names and the plan the run
-// stage compiled and stored for it, rather than compiling the course again.
-// The plan must be the record's (its plan_sha256); ratify.Ratify checks that
-// it is of the course and hashes to its own plan_sha256. A plan object that
-// is gone is compiled again from the course, and must then be the record's
-// all the same.
-func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec artifact.RunRecord) (CourseInputs, error) {
+// stage compiled and stored for it, rather than compiling the course again;
+// the plan is read step by step into the compact form the gates compare
+// results with. The plan must be the record's (its plan_sha256);
+// ratify.Start checks that it is of the course and hashes to its own
+// plan_sha256. A plan object that is gone is compiled again from the course,
+// and must then be the record's all the same.
+func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec ratify.RecordHead) (CourseInputs, ratify.Plan, error) {
 	in, err := p.loadCourseData(ctx, spec, rec.CourseObject)
 	if err != nil {
-		return CourseInputs{}, err
+		return CourseInputs{}, ratify.Plan{}, err
 	}
-	in.Plan, err = stage.Load[artifact.FormationPlan](ctx, p.Env, spec, rec.PlanObject)
+	var plan ratify.Plan
+	raw, err := stage.LoadBytes(ctx, p.Env, spec, rec.PlanObject)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		if err := p.compileCourse(ctx, spec, &in); err != nil {
-			return CourseInputs{}, err
+			return CourseInputs{}, ratify.Plan{}, err
 		}
+		plan = ratify.PlanOf(in.Plan)
 	case err != nil:
-		return CourseInputs{}, err
+		return CourseInputs{}, ratify.Plan{}, err
+	default:
+		if plan, err = ratify.ReadPlan(raw); err != nil {
+			return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: rec.PlanObject + ": " + err.Error()}
+		}
 	}
-	if in.Plan.PlanSHA256 != rec.PlanSHA256 || len(rec.Runs) != 2 {
-		return CourseInputs{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
-			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, len(rec.Runs), in.Plan.PlanSHA256)}
+	if plan.PlanSHA256 != rec.PlanSHA256 || rec.Passes != 2 {
+		return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
+			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, rec.Passes, plan.PlanSHA256)}
 	}
-	return in, nil
+	return in, plan, nil
 }
 
 // verdict turns a stored report that did not ratify into exit 3.

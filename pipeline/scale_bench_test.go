@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
@@ -153,4 +154,52 @@ func splitComma(s string) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkRatifyStage measures the ratify stage alone on the synthetic
+// subject of FORMATION_SCALE relations (one size; default 1000). With
+// FORMATION_BENCH_DIR set, forge, compose and run write their outputs there
+// once and later processes reuse them, so that ratify's peak memory can be
+// read in a process of its own. Every iteration ratifies under a fresh
+// issued_at (from FORMATION_BENCH_ISSUED_AT on, or the clock), so none is a
+// cache hit; the report's digest is logged.
+func BenchmarkRatifyStage(b *testing.B) {
+	ctx := context.Background()
+	n := 1000
+	if env := os.Getenv("FORMATION_SCALE"); env != "" {
+		var err error
+		if n, err = strconv.Atoi(env); err != nil {
+			b.Fatal(err)
+		}
+	}
+	courses, storeDir := b.TempDir(), b.TempDir()
+	if dir := os.Getenv("FORMATION_BENCH_DIR"); dir != "" {
+		courses, storeDir = filepath.Join(dir, "courses"), filepath.Join(dir, "store")
+		must(b, os.MkdirAll(storeDir, 0o755))
+	}
+	f := newFixtureIn(b, syntheticBundle(n), courses, storeDir)
+	if _, err := f.p.Env.ResolveRef(ctx, microSubject, "run"); err != nil {
+		for _, st := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run} {
+			if _, err := st(ctx, microSubject); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	base := time.Now().UTC().Truncate(time.Second)
+	if at := os.Getenv("FORMATION_BENCH_ISSUED_AT"); at != "" { // to compare reports across builds
+		var err error
+		if base, err = time.Parse("2006-01-02T15:04:05Z", at); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f.p.IssuedAt = base.Add(time.Duration(i) * time.Second).Format("2006-01-02T15:04:05Z")
+		res, err := f.p.Ratify(ctx, microSubject)
+		if err != nil || res.CacheHit {
+			b.Fatalf("ratify: hit=%v err=%v", res.CacheHit, err)
+		}
+		b.Logf("ratify %s: report %s", f.p.IssuedAt, res.Output)
+	}
+	b.ReportMetric(float64(n), "relations")
 }

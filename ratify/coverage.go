@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"formation/artifact"
 )
 
 // coverageGate (G6): in each run, every relation of the validated set is
@@ -13,26 +11,13 @@ import (
 // no relation (a course of concepts, an identity pack's axes) and runs with
 // no walk leave nothing to measure: the gate passes saying so,
 // "n/a:no_relations", never as a plain n/a.
-func coverageGate(vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
-	needed := map[artifact.Triple]bool{}
-	for _, r := range vts.Relations {
-		needed[r.Triple()] = true
-	}
-	n := len(needed)
+func (g *Gauge) coverageGate() verdict {
+	n := len(g.needed)
 	var missing, extra, walks [2]int
-	for i, run := range runs {
-		walked := walkedTriples(run)
-		walks[i] = len(walked)
-		for t := range needed {
-			if !walked[t] {
-				missing[i]++
-			}
-		}
-		for t := range walked {
-			if !needed[t] {
-				extra[i]++
-			}
-		}
+	for i, p := range g.passes {
+		missing[i] = n - p.walkedNeeded
+		extra[i] = len(p.extra)
+		walks[i] = p.walkedNeeded + extra[i]
 	}
 	switch {
 	case n == 0 && walks[0] == 0 && walks[1] == 0:
@@ -44,24 +29,6 @@ func coverageGate(vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) v
 		return fail(GateCoverage, ratio(n, n), fmt.Sprintf("%s:%d", CodeWalkOutsideSet, max(extra[0], extra[1])))
 	}
 	return pass(GateCoverage, ratio(n, n))
-}
-
-// walkedTriples is the set of (head, relation, tail) of a run's walk steps
-// whose three payload fields are strings.
-func walkedTriples(run artifact.RunOutput) map[artifact.Triple]bool {
-	out := map[artifact.Triple]bool{}
-	for _, res := range run.Results {
-		if res.StepType != artifact.StepWalk {
-			continue
-		}
-		h, okH := res.Payload["head"].(string)
-		r, okR := res.Payload["relation"].(string)
-		t, okT := res.Payload["tail"].(string)
-		if okH && okR && okT {
-			out[artifact.Triple{Head: h, Relation: r, Tail: t}] = true
-		}
-	}
-	return out
 }
 
 // priorGate (G2): every mastered course, re-run now, still passes.

@@ -32,6 +32,13 @@
 //     plan_sha256 is the plan's own digest, and validated_set_sha is the digest
 //     of the set given. A mismatch is an *Error, never a report.
 //
+// The stage never decodes a run record or a plan whole: RunRecordReader and
+// ReadPlan read the stored bytes one step at a time (refusing exactly what
+// artifact.Decode refuses, with its error), and a Gauge measures the gates
+// as the steps go past, keeping per step only the first pass's trace hash,
+// the walked relations and, for the plan, each step's type and canonical
+// payload bytes. Ratify feeds whole runs through the same Gauge.
+//
 // issued_at is an input (from --issued-at or the subject file), never the
 // clock, so equal inputs give byte-identical reports.
 package ratify

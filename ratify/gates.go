@@ -1,15 +1,12 @@
 package ratify
 
 import (
-	"bytes"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"formation/artifact"
-	"formation/canon"
 	"formation/runtime/algebra"
 )
 
@@ -68,19 +65,19 @@ func (v verdict) reason() string {
 
 // measure computes the gates in report order (G1, G3, G4, G5, G6, G2) and the
 // failure reasons in the same order.
-func measure(in Input) ([]artifact.GateMeasurement, []string, error) {
-	runs := [2]artifact.RunOutput{in.FirstRun, in.SecondRun}
-	g1, err := replayGate(in.Plan, runs)
+func (g *Gauge) measure() ([]artifact.GateMeasurement, []string, error) {
+	g1, err := g.replayGate()
 	if err != nil {
 		return nil, nil, err
 	}
+	p := &g.passes
 	verdicts := []verdict{
 		g1,
-		adversarialGate(runs),
-		legitimateGate(in.ValidatedSet, runs),
-		provenanceGate(runs),
-		coverageGate(in.ValidatedSet, runs),
-		priorGate(in.PriorCourses),
+		adversarialGate([2]tally{p[0].adversarial, p[1].adversarial}),
+		legitimateGate(g.in.ValidatedSet, [2]tally{p[0].legitimate, p[1].legitimate}),
+		provenanceGate([2]tally{p[0].provenance, p[1].provenance}),
+		g.coverageGate(),
+		priorGate(g.in.PriorCourses),
 	}
 	gates := make([]artifact.GateMeasurement, len(verdicts))
 	reasons := []string{}
@@ -109,47 +106,42 @@ func ratio(num, den int) string {
 
 // replayGate (G1): both runs complete, closed, step-for-step replays of the
 // plan with identical trace hashes.
-func replayGate(plan artifact.FormationPlan, runs [2]artifact.RunOutput) (verdict, error) {
-	if len(plan.Steps) == 0 {
+func (g *Gauge) replayGate() (verdict, error) {
+	p := &g.passes
+	if g.plan.Len() == 0 {
 		return fail(GateReplay, "n/a", CodeEmptyPlan), nil
 	}
-	if v, halted := haltVerdict(runs); halted {
+	if v, halted := g.haltVerdict(); halted {
 		return v, nil
 	}
-	n1, n2 := len(runs[0].Results), len(runs[1].Results)
+	n1, n2 := p[0].steps, p[1].steps
 	if n1 != n2 {
 		return fail(GateReplay, fmt.Sprintf("length_mismatch:%d!=%d", n1, n2), CodeReplayLength), nil
 	}
-	if n1 != len(plan.Steps) {
-		at := fmt.Sprintf("%d!=%d", n1, len(plan.Steps))
+	if n1 != g.plan.Len() {
+		at := fmt.Sprintf("%d!=%d", n1, g.plan.Len())
 		return fail(GateReplay, "incomplete:"+at, CodeRunIncomplete+":"+at), nil
 	}
-	if v, bad, err := planVerdict(plan, runs); err != nil || bad {
+	if v, bad, err := g.planVerdict(); err != nil || bad {
 		return v, err
 	}
-	if v, bad := closureVerdict(runs); bad {
+	if v, bad := g.closureVerdict(); bad {
 		return v, nil
 	}
-	m := 0
-	for i := range runs[0].Results {
-		if runs[0].Results[i].TraceHash != runs[1].Results[i].TraceHash {
-			m++
-		}
-	}
-	if m > 0 {
+	if m := g.mismatches; m > 0 {
 		return fail(GateReplay, ratio(n1-m, n1), fmt.Sprintf("%s:%d", CodeReplayTrace, m)), nil
 	}
 	return pass(GateReplay, ratio(n1, n1)), nil
 }
 
 // haltVerdict fails G1 for every run that halted (or names a halt reason).
-func haltVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
+func (g *Gauge) haltVerdict() (verdict, bool) {
 	var at, why []string
-	for r, run := range runs {
-		if run.Halted || run.HaltReason != "" {
-			where := fmt.Sprintf("%s@%d", runNames[r], run.HaltStepIndex)
+	for r, run := range g.passes {
+		if run.halted || run.haltReason != "" {
+			where := fmt.Sprintf("%s@%d", runNames[r], run.haltStepIndex)
 			at = append(at, where)
-			why = append(why, where+":"+run.HaltReason)
+			why = append(why, where+":"+run.haltReason)
 		}
 	}
 	if len(at) == 0 {
@@ -160,36 +152,31 @@ func haltVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
 
 // planVerdict fails G1 at the first result whose step type or payload is not
 // the plan's step at that position: such a record is not a run of this plan.
-func planVerdict(plan artifact.FormationPlan, runs [2]artifact.RunOutput) (verdict, bool, error) {
-	for i, step := range plan.Steps {
-		want, err := canon.Marshal(step.Payload)
-		if err != nil {
-			return verdict{}, false, errorf(ReasonUnhashable, "plan step %d payload: %v", i, err)
-		}
-		for r, run := range runs {
-			res := run.Results[i]
-			got, err := canon.Marshal(res.Payload)
-			if err != nil {
-				return verdict{}, false, errorf(ReasonUnhashable, "%s run step %d payload: %v", runNames[r], i, err)
-			}
-			if res.StepType != step.StepType || !bytes.Equal(got, want) {
-				at := fmt.Sprintf("%s@%d", runNames[r], i)
-				return fail(GateReplay, "plan_mismatch:"+at, CodeRunPlanMismatch+":"+at), true, nil
-			}
-		}
+// Steps are judged in step order, the first run before the second at the
+// same step, whichever order the runs were fed in.
+func (g *Gauge) planVerdict() (verdict, bool, error) {
+	r := 0
+	if e0, e1 := g.passes[0].plan, g.passes[1].plan; e0.at < 0 || (e1.at >= 0 && e1.at < e0.at) {
+		r = 1
 	}
-	return verdict{}, false, nil
+	e := g.passes[r].plan
+	switch {
+	case e.at < 0:
+		return verdict{}, false, nil
+	case e.err != nil:
+		return verdict{}, false, e.err
+	}
+	at := fmt.Sprintf("%s@%d", runNames[r], e.at)
+	return fail(GateReplay, "plan_mismatch:"+at, CodeRunPlanMismatch+":"+at), true, nil
 }
 
 // closureVerdict fails G1 for a step whose recorded versor condition is not
 // a number in [0, algebra.ClosureBound): such a run should have halted.
-func closureVerdict(runs [2]artifact.RunOutput) (verdict, bool) {
-	for r, run := range runs {
-		for i, res := range run.Results {
-			if !closed(res.VersorConditionRepr) {
-				at := fmt.Sprintf("%s@%d", runNames[r], i)
-				return fail(GateReplay, "closure:"+at, fmt.Sprintf("%s:%s:%q", CodeClosureViolated, at, res.VersorConditionRepr)), true
-			}
+func (g *Gauge) closureVerdict() (verdict, bool) {
+	for r, run := range g.passes {
+		if run.closureAt >= 0 {
+			at := fmt.Sprintf("%s@%d", runNames[r], run.closureAt)
+			return fail(GateReplay, "closure:"+at, fmt.Sprintf("%s:%s:%q", CodeClosureViolated, at, run.closureRepr)), true
 		}
 	}
 	return verdict{}, false
@@ -203,17 +190,15 @@ func closed(repr string) bool {
 // tally counts the steps a gate measures (den) and those that pass (num).
 type tally struct{ num, den int }
 
-func count(run artifact.RunOutput, types []string, ok func(artifact.StepResult) bool) tally {
-	var t tally
-	for _, res := range run.Results {
-		if types == nil || slices.Contains(types, res.StepType) {
-			t.den++
-			if ok(res) {
-				t.num++
-			}
+// add counts one step: measured says whether the gate measures it, ok
+// whether it passes.
+func (t *tally) add(measured, ok bool) {
+	if measured {
+		t.den++
+		if ok {
+			t.num++
 		}
 	}
-	return t
 }
 
 // rateGate judges one rate over both runs; the worse run decides. A gate
@@ -238,26 +223,19 @@ func rateGate(name string, t [2]tally, failCode, emptyCode, absent string) verdi
 	return pass(name, ratio(t[0].num, t[0].den))
 }
 
-func tallies(runs [2]artifact.RunOutput, types []string, ok func(artifact.StepResult) bool) [2]tally {
-	return [2]tally{count(runs[0], types, ok), count(runs[1], types, ok)}
-}
-
 // naBecause is the measurement of a gate the validated set gives nothing to
 // measure: n/a, and why.
 func naBecause(absent string) string { return "n/a:" + absent }
 
 // adversarialGate (G3): every adversarial probe rejected in both runs. Every
 // course is probed (its identity probes at least), so no probe run fails.
-func adversarialGate(runs [2]artifact.RunOutput) verdict {
-	t := tallies(runs, []string{artifact.StepAdversarialProbe}, func(r artifact.StepResult) bool { return !r.Accepted })
+func adversarialGate(t [2]tally) verdict {
 	return rateGate(GateAdversarial, t, CodeAdversarialAccepted, CodeNoAdversarialSteps, "")
 }
 
 // legitimateGate (G4): every seed, introduction and walk accepted in both
 // runs. A set of counter-claims alone has nothing for it to measure.
-func legitimateGate(vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput) verdict {
-	types := []string{artifact.StepSeedConcept, artifact.StepIntroduceRelation, artifact.StepWalk}
-	t := tallies(runs, types, func(r artifact.StepResult) bool { return r.Accepted })
+func legitimateGate(vts artifact.ValidatedTripleSet, t [2]tally) verdict {
 	absent := ""
 	if len(vts.Concepts) == 0 && len(vts.Relations) == 0 {
 		absent = AbsentConceptsAndRelations
@@ -266,7 +244,6 @@ func legitimateGate(vts artifact.ValidatedTripleSet, runs [2]artifact.RunOutput)
 }
 
 // provenanceGate (G5): every step of both runs has provenance.
-func provenanceGate(runs [2]artifact.RunOutput) verdict {
-	t := tallies(runs, nil, func(r artifact.StepResult) bool { return r.HasProvenance })
+func provenanceGate(t [2]tally) verdict {
 	return rateGate(GateProvenance, t, CodeProvenanceMissing, CodeNoStepsMeasured, "")
 }

@@ -58,55 +58,39 @@ type Input struct {
 // does not ratify is still a report (Ratified false, every failed gate in
 // FailureReasons); an *Error means the inputs do not belong together.
 func Ratify(in Input) (artifact.MasteryReport, error) {
-	if err := check(in); err != nil {
+	plan := PlanOf(in.Plan)
+	if err := check(in, &plan); err != nil {
 		return artifact.MasteryReport{}, err
 	}
-	return assemble(in)
+	return measureWhole(newGauge(in, plan), in)
 }
 
 // assemble measures the gates and seals the report. It trusts its inputs:
 // Ratify checks them first.
 func assemble(in Input) (artifact.MasteryReport, error) {
-	gates, reasons, err := measure(in)
-	if err != nil {
-		return artifact.MasteryReport{}, err
-	}
-	traces := make([]string, len(in.FirstRun.Results))
-	for i, r := range in.FirstRun.Results {
-		traces[i] = r.TraceHash
-	}
-	ratified := len(reasons) == 0
-	for _, g := range gates {
-		ratified = ratified && g.Passed
-	}
-	r := artifact.MasteryReport{
-		SchemaVersion:   artifact.SchemaVersion,
-		CourseID:        in.CourseID,
-		SourceBundleSHA: in.SourceBundleSHA,
-		ValidatedSetSHA: in.ValidatedSetSHA,
-		CourseSHA256:    in.CourseSHA256,
-		PlanSHA256:      in.Plan.PlanSHA256,
-		Gates:           gates,
-		TraceHashes:     traces,
-		Ratified:        ratified,
-		IssuedAt:        in.IssuedAt,
-		FailureReasons:  reasons,
-	}
-	sealed, err := r.Sealed()
-	if err != nil {
-		return artifact.MasteryReport{}, errorf(ReasonUnhashable, "seal the report: %v", err)
-	}
-	return sealed, nil
+	return measureWhole(newGauge(in, PlanOf(in.Plan)), in)
 }
 
-// check refuses inputs that do not describe one course.
-func check(in Input) error {
+// measureWhole feeds both whole runs to g and seals its report.
+func measureWhole(g *Gauge, in Input) (artifact.MasteryReport, error) {
+	if err := g.feed(0, in.FirstRun); err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	if err := g.feed(1, in.SecondRun); err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	return g.Report()
+}
+
+// check refuses inputs that do not describe one course; plan stands for
+// in.Plan.
+func check(in Input, plan *Plan) error {
 	if in.CourseID == "" {
 		return errorf(ReasonInvalidCourseID, "course_id is empty")
 	}
 	for _, d := range []struct{ name, v string }{
 		{"source_bundle_sha", in.SourceBundleSHA}, {"validated_set_sha", in.ValidatedSetSHA},
-		{"course_sha256", in.CourseSHA256}, {"plan_sha256", in.Plan.PlanSHA256},
+		{"course_sha256", in.CourseSHA256}, {"plan_sha256", plan.PlanSHA256},
 	} {
 		if !ident.ValidDigest(d.v) {
 			return errorf(ReasonInvalidDigest, "%s %q is not 64 lowercase hex", d.name, d.v)
@@ -115,7 +99,7 @@ func check(in Input) error {
 	if t, err := time.Parse(issuedAtLayout, in.IssuedAt); err != nil || t.Format(issuedAtLayout) != in.IssuedAt {
 		return errorf(ReasonInvalidIssuedAt, "issued_at %q is not YYYY-MM-DDTHH:MM:SSZ", in.IssuedAt)
 	}
-	if err := checkPlan(in); err != nil {
+	if err := checkPlan(in, plan); err != nil {
 		return err
 	}
 	vs, err := artifact.ValidatedSetSHA(in.ValidatedSet)
@@ -125,7 +109,7 @@ func check(in Input) error {
 	if vs != in.ValidatedSetSHA {
 		return errorf(ReasonValidatedSetMismatch, "validated_set_sha %s, but the set given hashes to %s", in.ValidatedSetSHA, vs)
 	}
-	if err := checkTeaches(in); err != nil {
+	if err := checkTeaches(in, plan); err != nil {
 		return err
 	}
 	return checkPriors(in.Index, in.PriorCourses)
@@ -134,10 +118,10 @@ func check(in Input) error {
 // checkTeaches refuses a course that teaches nothing: a plan without steps,
 // or a validated set without a concept, a relation or a counter-claim. Such
 // a course has nothing to ratify; it is not a failed course.
-func checkTeaches(in Input) error {
+func checkTeaches(in Input, plan *Plan) error {
 	v := in.ValidatedSet
 	switch {
-	case len(in.Plan.Steps) == 0:
+	case plan.Len() == 0:
 		return errorf(ReasonNothingToTeach, "the plan has no step")
 	case len(v.Concepts)+len(v.Relations)+len(v.Counters) == 0:
 		return errorf(ReasonNothingToTeach, "the validated set holds no concept, relation or counter-claim")
@@ -145,15 +129,14 @@ func checkTeaches(in Input) error {
 	return nil
 }
 
-func checkPlan(in Input) error {
-	p := in.Plan
+func checkPlan(in Input, p *Plan) error {
 	if p.CourseID != in.CourseID {
 		return errorf(ReasonCourseIDMismatch, "plan is for %q, not %q", p.CourseID, in.CourseID)
 	}
 	if p.CourseSHA256 != in.CourseSHA256 {
 		return errorf(ReasonCourseSHAMismatch, "plan compiled from course %s, not %s", p.CourseSHA256, in.CourseSHA256)
 	}
-	d, err := artifact.PlanDigest(p.CourseID, p.CourseSHA256, p.Steps)
+	d, err := p.digest()
 	if err != nil {
 		return errorf(ReasonUnhashable, "plan: %v", err)
 	}

@@ -1,0 +1,232 @@
+package ratify
+
+import (
+	"bytes"
+	"fmt"
+
+	"formation/artifact"
+	"formation/canon"
+)
+
+// Gauge measures the gates over two passes fed to it one step at a time, so
+// that a run record never has to be held whole: per step it keeps only what a
+// gate needs afterwards (the first pass's trace hashes, which G1 compares and
+// the report lists, and which relations were walked). Ratify feeds whole
+// passes through the same Gauge, so each gate has one implementation.
+//
+// Feed the first pass (Result for each step, then EndPass), then the second,
+// then call Report.
+type Gauge struct {
+	in     Input // Plan, FirstRun and SecondRun unused
+	plan   Plan
+	needed map[artifact.Triple]int
+	passes [2]passGauge
+	// traces are the first pass's trace hashes; mismatches counts the
+	// second pass's steps whose hash differs from the first's at that index.
+	traces     []string
+	mismatches int
+}
+
+// passGauge is what the gates need of one pass.
+type passGauge struct {
+	steps int
+	ended bool
+
+	halted        bool
+	haltStepIndex int
+	haltReason    string
+
+	// plan is the first step (in step order) that is not the plan's, or
+	// whose payload cannot be hashed; plan.at < 0 when there is none.
+	plan planEvent
+	// closureAt is the first step whose versor condition is outside
+	// closure (-1: none), closureRepr what it recorded.
+	closureAt   int
+	closureRepr string
+
+	adversarial, legitimate, provenance tally
+
+	// walked marks the needed relations this pass walked (by index);
+	// walkedNeeded counts them, extra holds walked triples outside the set.
+	walked       []bool
+	walkedNeeded int
+	extra        map[artifact.Triple]bool
+}
+
+// planEvent is where a pass first departs from the plan: a step whose type
+// or payload differs (err nil) or a payload that cannot be hashed (err set;
+// ofPlan when it is the plan step's own payload).
+type planEvent struct {
+	at     int
+	err    *Error
+	ofPlan bool
+}
+
+// Start checks the inputs and returns a Gauge to feed both passes to; plan
+// stands for the plan (read with ReadPlan, or PlanOf in.Plan), and in.Plan,
+// in.FirstRun and in.SecondRun are not read. Its errors are Ratify's.
+func Start(in Input, plan Plan) (*Gauge, error) {
+	if err := check(in, &plan); err != nil {
+		return nil, err
+	}
+	return newGauge(in, plan), nil
+}
+
+// newGauge trusts its inputs; assemble uses it directly.
+func newGauge(in Input, plan Plan) *Gauge {
+	in.Plan, in.FirstRun, in.SecondRun = artifact.FormationPlan{}, artifact.RunOutput{}, artifact.RunOutput{}
+	g := &Gauge{in: in, plan: plan, needed: map[artifact.Triple]int{}}
+	for _, r := range in.ValidatedSet.Relations {
+		if _, ok := g.needed[r.Triple()]; !ok {
+			g.needed[r.Triple()] = len(g.needed)
+		}
+	}
+	for i := range g.passes {
+		g.passes[i] = passGauge{plan: planEvent{at: -1}, closureAt: -1, walked: make([]bool, len(g.needed))}
+	}
+	g.traces = make([]string, 0, plan.Len())
+	return g
+}
+
+// Result feeds the next step of a pass (0 or 1). The first pass must be
+// ended before the second begins.
+func (g *Gauge) Result(pass int, res artifact.StepResult) error {
+	p, err := g.open(pass)
+	if err != nil {
+		return err
+	}
+	i := p.steps
+	p.steps++
+	if pass == 0 {
+		g.traces = append(g.traces, res.TraceHash)
+	} else if i < len(g.traces) && g.traces[i] != res.TraceHash {
+		g.mismatches++
+	}
+	if p.plan.at < 0 && i < g.plan.Len() {
+		p.plan = g.planCheck(pass, i, res)
+	}
+	if p.closureAt < 0 && !closed(res.VersorConditionRepr) {
+		p.closureAt, p.closureRepr = i, res.VersorConditionRepr
+	}
+	p.adversarial.add(res.StepType == artifact.StepAdversarialProbe, !res.Accepted)
+	p.legitimate.add(legitimateStep(res.StepType), res.Accepted)
+	p.provenance.add(true, res.HasProvenance)
+	if res.StepType == artifact.StepWalk {
+		g.walk(p, res.Payload)
+	}
+	return nil
+}
+
+// EndPass records how a pass ended, after its last step.
+func (g *Gauge) EndPass(pass int, halted bool, haltStepIndex int, haltReason string) error {
+	p, err := g.open(pass)
+	if err != nil {
+		return err
+	}
+	p.ended, p.halted, p.haltStepIndex, p.haltReason = true, halted, haltStepIndex, haltReason
+	return nil
+}
+
+func (g *Gauge) open(pass int) (*passGauge, error) {
+	switch {
+	case pass != 0 && pass != 1:
+		return nil, fmt.Errorf("ratify: pass %d: a course is run twice", pass)
+	case g.passes[pass].ended:
+		return nil, fmt.Errorf("ratify: pass %d fed after its end", pass)
+	case pass == 1 && !g.passes[0].ended:
+		return nil, fmt.Errorf("ratify: the second pass fed before the first ended")
+	}
+	return &g.passes[pass], nil
+}
+
+// feed gives a whole pass to the gauge.
+func (g *Gauge) feed(pass int, run artifact.RunOutput) error {
+	for _, res := range run.Results {
+		if err := g.Result(pass, res); err != nil {
+			return err
+		}
+	}
+	return g.EndPass(pass, run.Halted, run.HaltStepIndex, run.HaltReason)
+}
+
+// planCheck compares step i of a pass with the plan's step i: same type, and
+// payloads equal in canonical form.
+func (g *Gauge) planCheck(pass, i int, res artifact.StepResult) planEvent {
+	typ, want, err := g.plan.step(i)
+	if err != nil {
+		return planEvent{at: i, ofPlan: true, err: errorf(ReasonUnhashable, "plan step %d payload: %v", i, err)}
+	}
+	got, err := canon.Marshal(res.Payload)
+	if err != nil {
+		return planEvent{at: i, err: errorf(ReasonUnhashable, "%s run step %d payload: %v", runNames[pass], i, err)}
+	}
+	if res.StepType != typ || !bytes.Equal(got, want) {
+		return planEvent{at: i}
+	}
+	return planEvent{at: -1}
+}
+
+// walk marks the (head, relation, tail) of a walk step whose three payload
+// fields are strings.
+func (g *Gauge) walk(p *passGauge, payload map[string]any) {
+	h, okH := payload["head"].(string)
+	r, okR := payload["relation"].(string)
+	t, okT := payload["tail"].(string)
+	if !okH || !okR || !okT {
+		return
+	}
+	tr := artifact.Triple{Head: h, Relation: r, Tail: t}
+	if k, ok := g.needed[tr]; ok {
+		if !p.walked[k] {
+			p.walked[k] = true
+			p.walkedNeeded++
+		}
+		return
+	}
+	if p.extra == nil {
+		p.extra = map[artifact.Triple]bool{}
+	}
+	p.extra[tr] = true
+}
+
+func legitimateStep(typ string) bool {
+	switch typ {
+	case artifact.StepSeedConcept, artifact.StepIntroduceRelation, artifact.StepWalk:
+		return true
+	}
+	return false
+}
+
+// Report measures the gates on both passes and seals the report.
+func (g *Gauge) Report() (artifact.MasteryReport, error) {
+	if !g.passes[0].ended || !g.passes[1].ended {
+		return artifact.MasteryReport{}, fmt.Errorf("ratify: report asked before both passes ended")
+	}
+	gates, reasons, err := g.measure()
+	if err != nil {
+		return artifact.MasteryReport{}, err
+	}
+	ratified := len(reasons) == 0
+	for _, m := range gates {
+		ratified = ratified && m.Passed
+	}
+	in := g.in
+	r := artifact.MasteryReport{
+		SchemaVersion:   artifact.SchemaVersion,
+		CourseID:        in.CourseID,
+		SourceBundleSHA: in.SourceBundleSHA,
+		ValidatedSetSHA: in.ValidatedSetSHA,
+		CourseSHA256:    in.CourseSHA256,
+		PlanSHA256:      g.plan.PlanSHA256,
+		Gates:           gates,
+		TraceHashes:     g.traces,
+		Ratified:        ratified,
+		IssuedAt:        in.IssuedAt,
+		FailureReasons:  reasons,
+	}
+	sealed, err := r.Sealed()
+	if err != nil {
+		return artifact.MasteryReport{}, errorf(ReasonUnhashable, "seal the report: %v", err)
+	}
+	return sealed, nil
+}
