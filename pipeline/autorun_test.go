@@ -78,6 +78,11 @@ func TestAutorunFromSourcesRatifies(t *testing.T) {
 	if len(results) != 6 || results[5].Stage != "ratify" {
 		t.Fatalf("stages %+v", results)
 	}
+	for _, r := range results {
+		if r.Bytes != nil {
+			t.Fatalf("autorun kept the %d output bytes of %s", len(r.Bytes), r.Stage)
+		}
+	}
 	raw, err := p.Env.Store.Get(ctx, results[5].Output)
 	must(t, err)
 	rep, err := artifact.Decode[artifact.MasteryReport](raw)

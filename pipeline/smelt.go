@@ -105,11 +105,16 @@ func smeltHalt(err error) error {
 }
 
 // Autorun runs every stage from mine to ratify and stops before promote, or
-// at the first stage that fails.
+// at the first stage that fails. Its results carry no Bytes: each stage
+// reads its input from the store, and keeping every output (the smelted
+// bundle, the validated set, the run record, each about as large as the
+// source or many times larger) until the end would hold them all through
+// the later stages.
 func (p *Pipeline) Autorun(ctx context.Context, subject string) ([]stage.Result, error) {
 	var done []stage.Result
 	for _, st := range []func(context.Context, string) (stage.Result, error){p.Mine, p.Smelt, p.Forge, p.Compose, p.Run, p.Ratify} {
 		res, err := st(ctx, subject)
+		res.Bytes = nil
 		if res.Stage != "" {
 			done = append(done, res)
 		}

@@ -55,6 +55,8 @@ for side in base this; do
     grep Benchmark | tr '\t' '\n' | grep -E 'run_s|ratify_s|first_s' | tr -s ' ' | sed "s/^/   $side: /" || true
   echo "   $side: peak RSS $(( $(cat "$out.rss") / 1024 )) MB"
 done
+echo "== autorun of one 1 MiB Markdown source beside commit ${BENCH_BASE:-3e253e3}, in the same run (targets: wall <= 50 %, peak RSS <= 35 %, as many relations)"
+bash scripts/source-scale.sh --against "$base/tree" 1
 git worktree remove --force "$base/tree"
 rm -rf "$base"
 
