@@ -63,6 +63,7 @@ type Process struct {
 	Stderr   string
 	Start    time.Time
 	End      time.Time
+	CPU      time.Duration // user and system time, once it has ended
 }
 
 // The phases of a node or pod.
@@ -177,6 +178,9 @@ func (c *Cluster) run(ctx context.Context, pod podSpec) Process {
 		err = proc.Wait()
 	}
 	p.End = time.Now()
+	if proc.ProcessState != nil {
+		p.CPU = proc.ProcessState.UserTime() + proc.ProcessState.SystemTime()
+	}
 	c.track(pod.groups, -1)
 	p.Stdout, p.Stderr = stdout.String(), stderr.String()
 	killMu.Lock()

@@ -15,16 +15,19 @@ import (
 
 // shardedSubject runs a generated subject of n relations as the subject DAG
 // with K = 4 run shards, K processes at once, shard 1's first attempt
-// killed once it has used killAt of CPU time: the killed shard is retried,
-// every stage's output (the merged run record included) is the
-// single-process autorun's, and a resubmission is all cache hits.
-func shardedSubject(t *testing.T, n int, killAt time.Duration) {
+// killed midway: the killed shard is retried, every stage's output (the
+// merged run record included) is the single-process autorun's, and a
+// resubmission is all cache hits. Midway is half the CPU time shard 1 took
+// in a first submission to a store of its own, so the kill lands inside the
+// shard's work however fast this build or machine is.
+func shardedSubject(t *testing.T, n int) {
 	l := newLab(t)
 	writeChain(t, l.courses, "chain", "Node", n)
 	start := time.Now()
 	l.autorun("chain", "single")
 	single := time.Since(start)
 	const k = 4
+	killAt := shardCPU(t, l, k) / 2
 	c := l.cluster(k)
 	c.Kill = func(node string, attempt int) time.Duration {
 		if strings.Contains(node, ".run-shard(1:1)") && attempt == 0 {
@@ -70,11 +73,29 @@ func shardedSubject(t *testing.T, n int, killAt time.Duration) {
 	again := l.cluster(k)
 	retook := submit(t, again, "formation-subject", params)
 	allHits(t, again.Processes())
-	t.Logf("%d relations: single-process autorun %v; the DAG with %d run shards, one killed and retried, %v (peak %d processes); its resubmission %v, all %d steps cache hits",
-		n, single.Round(time.Millisecond), k, took.Round(time.Millisecond), c.Peak(), retook.Round(time.Millisecond), len(again.Processes()))
+	t.Logf("%d relations: single-process autorun %v; the DAG with %d run shards, one killed after %v of CPU and retried, %v (peak %d processes); its resubmission %v, all %d steps cache hits",
+		n, single.Round(time.Millisecond), k, killAt, took.Round(time.Millisecond), c.Peak(), retook.Round(time.Millisecond), len(again.Processes()))
 }
 
-func TestShardedSubjectWorkflow(t *testing.T) { shardedSubject(t, 1000, 300*time.Millisecond) }
+// shardCPU submits the subject DAG with k run shards to a store of its own
+// and returns the CPU time run shard 1 used.
+func shardCPU(t *testing.T, l *lab, k int) time.Duration {
+	t.Helper()
+	c := l.cluster(k)
+	submit(t, c, "formation-subject", map[string]string{"subject": "chain", "store": l.url("calibrate"), "run-shards": strconv.Itoa(k)})
+	for _, p := range c.Processes() {
+		if strings.Contains(p.Node, ".run-shard(1:1)") && p.Phase == Succeeded {
+			if p.CPU < 20*time.Millisecond {
+				t.Fatalf("run shard 1 used %v of CPU: too little to kill it midway", p.CPU)
+			}
+			return p.CPU
+		}
+	}
+	t.Fatal("run shard 1 did not succeed in the calibrating submission")
+	return 0
+}
+
+func TestShardedSubjectWorkflow(t *testing.T) { shardedSubject(t, 1000) }
 
 // TestSoakShardedSubject10000 is the figure: a 10,000-relation
 // subject (FORMATION_SOAK=1, make soak).
@@ -82,7 +103,7 @@ func TestSoakShardedSubject10000(t *testing.T) {
 	if os.Getenv("FORMATION_SOAK") != "1" {
 		t.Skip("FORMATION_SOAK=1 runs the 10,000-relation subject")
 	}
-	shardedSubject(t, 10000, 2*time.Second)
+	shardedSubject(t, 10000)
 }
 
 // Eight subjects through the fleet WorkflowTemplate, at most its
