@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates a subject of N relations written as prose (one Markdown source),
 # runs `formation autorun` on it twice on a fresh store and prints both times:
-# the second run must be all cache hits. Usage: autorun-scale.sh [N]
+# the second run must be all cache hits; then the store's size against the
+# source's (scripts/store-size.sh). Usage: autorun-scale.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000}
@@ -39,3 +40,4 @@ $F --json autorun scale > "$work/second.json"; t2=$(date +%s.%N)
 hits=$(grep -o '"cache_hit":true' "$work/second.json" | wc -l)
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$n" -v h="$hits" 'BEGIN {
   printf "autorun of %d relations: first %.2f s, second %.3f s (%.2f%% of the first), %d of 6 stages cache hits\n", n, b-a, c-b, 100*(c-b)/(b-a), h }'
+bash scripts/store-size.sh "$work/store" "$subj/sources" | sed 's/^/store: /'

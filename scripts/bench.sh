@@ -33,7 +33,7 @@ go test -run '^$' -bench 'PathologicalMarkdown' -benchtime 3x ./mining | grep Be
 echo "== forge + compose + run + ratify on synthetic subjects (time per stage, rerun share, peak RSS)"
 go test -c -o "$out.pipeline" ./pipeline
 for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
-  FORMATION_SCALE=$n /usr/bin/time -f '%M' -o "$out.rss" "$out.pipeline" -test.run '^$' -test.bench BackHalf -test.benchtime 1x | grep Benchmark || true
+  FORMATION_SCALE=$n /usr/bin/time -f '%M' -o "$out.rss" "$out.pipeline" -test.run '^$' -test.bench 'BenchmarkBackHalf$' -test.benchtime 1x | grep Benchmark || true
   echo "   peak RSS at $n relations: $(( $(cat "$out.rss") / 1024 )) MB"
 done
 
@@ -51,7 +51,7 @@ git worktree add --detach "$base/tree" "${BENCH_BASE:-3e253e3}" >/dev/null 2>&1
 (cd "$base/tree" && go test -c -o "$base/pipeline.test" ./pipeline)
 for side in base this; do
   if [ "$side" = base ]; then bin="$base/pipeline.test"; dir="$base/tree"; else bin="$out.pipeline"; dir=.; fi
-  (cd "$dir" && FORMATION_SCALE=${BENCH_SIDE_SCALE:-100000} /usr/bin/time -f '%M' -o "$out.rss" "$bin" -test.run '^$' -test.bench BackHalf -test.benchtime 1x) |
+  (cd "$dir" && FORMATION_SCALE=${BENCH_SIDE_SCALE:-100000} /usr/bin/time -f '%M' -o "$out.rss" "$bin" -test.run '^$' -test.bench 'BenchmarkBackHalf$' -test.benchtime 1x) |
     grep Benchmark | tr '\t' '\n' | grep -E 'run_s|ratify_s|first_s' | tr -s ' ' | sed "s/^/   $side: /" || true
   echo "   $side: peak RSS $(( $(cat "$out.rss") / 1024 )) MB"
 done
