@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,4 +73,38 @@ func (f *failAfter) Read(p []byte) (int, error) {
 	k := copy(p[:min(len(p), f.n)], f.b)
 	f.b, f.n = f.b[k:], f.n-k
 	return k, nil
+}
+
+// A large streamed object (no content size in its frame) is read into one
+// allocation of its size (to the allocator's rounding), counted by a first pass; a damaged one is
+// still ErrCorrupt, and so is one whose last byte is cut.
+func TestCodecSizesStreamedObjects(t *testing.T) {
+	c := NewCodec(Format2, 0)
+	var data []byte
+	for i := 0; len(data) < 12<<20; i++ {
+		data = fmt.Appendf(data, `{"step":%d,"hash":"%x"},`, i, i*2654435761)
+	}
+	var stored bytes.Buffer
+	w := c.NewWriter(&stored)
+	if _, err := w.Write(data); err != nil || w.Close() != nil {
+		t.Fatal(err)
+	}
+	if stored.Len() < countPassFrom {
+		t.Fatalf("stored %d bytes: too small to take the counting pass", stored.Len())
+	}
+	got, err := c.ReadVerified("get", DigestOf(data), bytes.NewReader(stored.Bytes()), int64(stored.Len()))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("streamed %d bytes: read %d, %v", len(data), len(got), err)
+	}
+	if cap(got) > len(data)+len(data)/100 { // the allocator rounds up to its size class
+		t.Errorf("read into %d bytes of capacity for %d", cap(got), len(data))
+	}
+	damaged := bytes.Clone(stored.Bytes())
+	damaged[len(damaged)/2] ^= 0x55
+	cut := stored.Bytes()[:stored.Len()-1]
+	for name, b := range map[string][]byte{"damaged": damaged, "cut": cut} {
+		if _, err := c.ReadVerified("get", DigestOf(data), bytes.NewReader(b), int64(len(b))); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want ErrCorrupt", name, err)
+		}
+	}
 }
