@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,6 +89,9 @@ func benchBackHalf(b *testing.B, n int) {
 			b.Fatalf("%s: %v", names[i], err)
 		}
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
+		if mib := peakRSSMiB(); mib > 0 {
+			b.ReportMetric(float64(mib), names[i]+"_rss_hwm_MiB")
+		}
 	}
 	first := time.Since(start)
 	t1 := time.Now()
@@ -107,14 +112,20 @@ func benchBackHalf(b *testing.B, n int) {
 // profileHeapPeaks (FORMATION_PEAK_HEAP_PROFILE=PREFIX: one profile per
 // stage, PREFIX.forge and so on) writes a heap profile to path each time the live heap
 // (as the last collection marked it) reaches a new high, so that the profile left
-// behind shows what was live at the peak. It returns the function that stops
-// it.
+// behind shows what was live at the peak. It collects first, so that the
+// previous stage's garbage is not counted as this one's, and logs the live
+// heap it starts from. It returns the function that stops it.
 func profileHeapPeaks(b *testing.B, path string) (stop func()) {
+	runtime.GC()
+	start := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(start)
+	b.Logf("%s: live heap %d MB at the start", filepath.Base(path), start[0].Value.Uint64()>>20)
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
 		var peak uint64
+		defer func() { b.Logf("%s: live heap peak %d MB", filepath.Base(path), peak>>20) }()
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
@@ -140,6 +151,26 @@ func profileHeapPeaks(b *testing.B, path string) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// peakRSSMiB is the process's peak resident set size so far (VmHWM), or 0
+// where /proc does not say: read after each stage, it shows which stage set
+// the process's peak.
+func peakRSSMiB() int {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			if err != nil {
+				return 0
+			}
+			return kb >> 10
+		}
+	}
+	return 0
 }
 
 func splitComma(s string) []string {
