@@ -231,10 +231,17 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	// Each step's event goes to the store as it is recorded: the events of
 	// a run are never held whole.
 	var passes [2]run.Pass
+	// The validated set goes to the driver and is not held here: once the
+	// runtime's knowledge is built from it, nothing needs its decoded form
+	// (100,000 relations: about 50 MB less through the passes).
+	toDrive := in
+	in.VTS = artifact.ValidatedTripleSet{}
 	rec.EventsObject, err = stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
 		opts.Events = w
+		handed := toDrive
+		toDrive = CourseInputs{}
 		var err error
-		passes, err = drive(ctx, in, loaded, opts)
+		passes, err = drive(ctx, handed, loaded, opts)
 		return err
 	})
 	if err != nil {

@@ -251,10 +251,12 @@ func (c *Codec) ReadVerified(op, digest string, r io.Reader, stored int64) ([]by
 // written whole declares its content size; that is believed only up to a
 // ratio no honest object needs to exceed for one allocation (a bigger one
 // still reads, growing as it goes), so a forged header cannot make a tiny
-// object allocate the cap. A streamed frame declares none: when r can seek
-// and the object is large, a first pass decodes it without keeping it to
-// count its bytes, because growing by doubling would hold up to three times
-// the object at once (a 100,000-relation run record: 240 MB live for 80).
+// object allocate the cap. A streamed frame declares none, and a canonical
+// object can compress past that ratio (a 100,000-relation course's YAML):
+// then, when r can seek and the object is large, a first pass decodes it
+// without keeping it to count its bytes, because growing by doubling would
+// hold up to three times the object at once (a 100,000-relation run
+// record: 240 MB live for 80).
 func (c *Codec) presize(r io.Reader, stored int64) int64 {
 	if c.format == Format1 || stored <= 0 {
 		return min(max(stored, 0), c.max)
@@ -270,13 +272,16 @@ func (c *Codec) presize(r io.Reader, stored int64) int64 {
 	if h.Decode(head[:n]) != nil {
 		return guess
 	}
-	if !h.HasFCS {
-		if rs, ok := r.(io.ReadSeeker); ok && stored >= countPassFrom {
-			return c.countedSize(rs, guess)
-		}
-		return guess
+	if h.HasFCS && h.FrameContentSize <= uint64(min(c.max, 64*stored+1<<20)) {
+		return int64(h.FrameContentSize)
 	}
-	return min(int64(min(h.FrameContentSize, uint64(c.max))), 64*stored+1<<20)
+	if rs, ok := r.(io.ReadSeeker); ok && stored >= countPassFrom {
+		return c.countedSize(rs, guess)
+	}
+	if h.HasFCS {
+		return min(int64(min(h.FrameContentSize, uint64(c.max))), 64*stored+1<<20)
+	}
+	return guess
 }
 
 // countPassFrom is the stored size from which a streamed object is decoded

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -98,6 +99,19 @@ func TestCodecSizesStreamedObjects(t *testing.T) {
 	}
 	if cap(got) > len(data)+len(data)/100 { // the allocator rounds up to its size class
 		t.Errorf("read into %d bytes of capacity for %d", cap(got), len(data))
+	}
+	// Written whole, a frame that compresses past the ratio its declared
+	// size is believed to is counted too.
+	block := make([]byte, 96<<10)
+	rand.NewChaCha8([32]byte{1}).Read(block)
+	repetitive := bytes.Repeat(block, 128)
+	whole := c.Encode(repetitive)
+	if int64(len(repetitive)) <= 64*int64(len(whole))+1<<20 || len(whole) < countPassFrom {
+		t.Fatalf("%d bytes stored as %d: not past the believed ratio, or too small to count", len(repetitive), len(whole))
+	}
+	got, err = c.ReadVerified("get", DigestOf(repetitive), bytes.NewReader(whole), int64(len(whole)))
+	if err != nil || !bytes.Equal(got, repetitive) || cap(got) > len(repetitive)+len(repetitive)/100 {
+		t.Errorf("repetitive object: %d bytes read into %d of capacity, %v", len(got), cap(got), err)
 	}
 	damaged := bytes.Clone(stored.Bytes())
 	damaged[len(damaged)/2] ^= 0x55
