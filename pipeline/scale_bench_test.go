@@ -83,11 +83,12 @@ func benchBackHalf(b *testing.B, n int) {
 		if path := os.Getenv("FORMATION_PEAK_HEAP_PROFILE"); path != "" {
 			stop = profileHeapPeaks(b, path+"."+names[i])
 		}
-		_, err := st(ctx, microSubject)
+		res, err := st(ctx, microSubject)
 		stop()
 		if err != nil {
 			b.Fatalf("%s: %v", names[i], err)
 		}
+		b.Logf("%d relations, jobs %d: %s output %s", n, f.p.Jobs, names[i], res.Output)
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
 		if mib := peakRSSMiB(); mib > 0 {
 			b.ReportMetric(float64(mib), names[i]+"_rss_hwm_MiB")

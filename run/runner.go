@@ -130,13 +130,20 @@ func (r Runner) Run(ctx context.Context, plan artifact.FormationPlan) (Pass, err
 	return p, nil
 }
 
+// stepsInFlight is how many steps per worker may be handed out ahead of the
+// one being recorded. Two kept the workers waiting on the recorder and on
+// each other's hand-offs (100,000 relations on 2 cores: run stage 11.8 s);
+// 32 lets them run on while the recorder writes events (9.7 s), and more
+// gains nothing measurable. The outcomes held stay small: an event each.
+const stepsInFlight = 32
+
 // start runs one worker per step function. Step i's outcome arrives on
 // slots[i % len(slots)]; the caller hands out a step only when its slot has
 // been emptied, so no send ever blocks and the steps in flight (and the
 // events held) stay bounded. stop cancels what is still running and waits
 // for every worker.
 func (r Runner) start(ctx context.Context, plan artifact.FormationPlan) (work chan<- int, slots []chan outcome, stop func()) {
-	window := 2 * len(r.Steps)
+	window := stepsInFlight * len(r.Steps)
 	slots = make([]chan outcome, window)
 	for i := range slots {
 		slots[i] = make(chan outcome, 1)

@@ -48,8 +48,8 @@ func NewCodec(format int, maxObject int64) *Codec {
 	if format == Format1 {
 		return c
 	}
-	c.all = newEncoder(0)
-	c.encs.New = func() any { return newEncoder(1) }
+	c.all = newEncoder(0, true)
+	c.encs.New = func() any { return newEncoder(1, false) }
 	c.decs.New = func() any {
 		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
@@ -62,14 +62,16 @@ func NewCodec(format int, maxObject int64) *Codec {
 }
 
 // newEncoder makes an encoder; concurrency 1 keeps a stream on the
-// caller's goroutine, 0 lets EncodeAll run on every core. It does not take
-// the low-memory option: that sizes the history at the window plus one
-// block, so past the first 8 MiB of a stream the encoder moved 8 MiB of
-// history down for every 128 KiB block it took (a tenth of the run stage's
-// CPU at 100,000 relations); at twice the window it moves once per 8 MiB.
-func newEncoder(concurrency int) *zstd.Encoder {
+// caller's goroutine, 0 lets EncodeAll run on every core. A stream encoder
+// does not take the low-memory option: that sizes the history at the
+// window plus one block, so past the first 8 MiB of a stream the encoder
+// moved 8 MiB of history down for every 128 KiB block it took (a tenth of
+// the run stage's CPU at 100,000 relations); at twice the window it moves
+// once per 8 MiB. The one-shot encoders take it, since Encode gives them
+// nothing longer than the window, and so hold half the memory.
+func newEncoder(concurrency int, lowMem bool) *zstd.Encoder {
 	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithWindowSize(window),
-		zstd.WithEncoderConcurrency(concurrency), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(lowMem), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
 		panic(fmt.Sprintf("store: zstd encoder options: %v", err)) // constant options
 	}
@@ -95,7 +97,25 @@ func (c *Codec) Encode(data []byte) []byte {
 	if c.format == Format1 {
 		return data
 	}
-	return c.all.EncodeAll(data, make([]byte, 0, len(data)/4+64))
+	if len(data) <= window {
+		return c.all.EncodeAll(data, make([]byte, 0, len(data)/4+64))
+	}
+	// Past the window, the one-shot encoders' short history would move
+	// the window down for every block: a stream encoder does it once per
+	// window, and the frame still declares the object's size.
+	var buf bytes.Buffer
+	buf.Grow(len(data)/4 + 64)
+	e := c.encs.Get().(*zstd.Encoder)
+	defer c.encs.Put(e)
+	defer e.Reset(nil)
+	e.ResetContentSize(&buf, int64(len(data)))
+	if _, err := e.Write(data); err != nil {
+		panic(fmt.Sprintf("store: zstd encode into memory: %v", err)) // a bytes.Buffer does not fail
+	}
+	if err := e.Close(); err != nil {
+		panic(fmt.Sprintf("store: zstd encode into memory: %v", err))
+	}
+	return buf.Bytes()
 }
 
 // NewWriter returns a writer that stores what is written to it into w.
