@@ -137,12 +137,12 @@ func (g *Gate) Verdict(text string) Outcome {
 }
 
 // reviewHash binds the verdict to the exact utterance, so a trace that folds
-// it proves which text was reviewed and how.
+// it proves which text was reviewed and how. It hashes the canonical JSON of
+// {evidence, outcome, rule, utterance}, written directly (keys in byte
+// order) rather than through canon.Marshal of a map: every turn is
+// reviewed. TestReviewHashIsCanon holds the bytes equal to canon.Marshal's.
 func reviewHash(utterance string, o Outcome) string {
-	b, err := canon.Marshal(map[string]string{
-		"utterance": strings.ToValidUTF8(utterance, "\uFFFD"),
-		"outcome":   o.Outcome, "rule": o.Rule, "evidence": o.Evidence,
-	})
+	b, err := appendReviewed(make([]byte, 0, 128+len(utterance)), utterance, o)
 	if err != nil {
 		// Only valid strings go in, so encoding cannot fail; an empty hash
 		// would still be distinguishable from every real one.
@@ -150,6 +150,21 @@ func reviewHash(utterance string, o Outcome) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// appendReviewed appends the canonical JSON reviewHash hashes.
+func appendReviewed(b []byte, utterance string, o Outcome) ([]byte, error) {
+	var err error
+	for _, kv := range [4]struct{ key, value string }{
+		{`{"evidence":`, o.Evidence}, {`,"outcome":`, o.Outcome}, {`,"rule":`, o.Rule},
+		{`,"utterance":`, strings.ToValidUTF8(utterance, "\uFFFD")},
+	} {
+		b = append(b, kv.key...)
+		if b, err = canon.AppendString(b, kv.value); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // newFolder folds curly quotes and dashes to their ASCII forms.

@@ -82,11 +82,16 @@ func ComputeTraceHash(p Payload) (string, error) {
 	if p.Graph == nil {
 		p.Graph = []Edge{}
 	}
-	h, err := Digest(p)
+	var buf [1024]byte
+	b, err := appendPayload(buf[:0], &p)
 	if err != nil {
-		return "", fmt.Errorf("trace: hash payload: %w", err)
+		// canon.Marshal refuses it too, in its own words.
+		if b, err = canon.Marshal(p); err != nil {
+			return "", fmt.Errorf("trace: hash payload: %w", err)
+		}
 	}
-	return h, nil
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // Digest is the lowercase hex SHA-256 of canon.Marshal(v) — the same value

@@ -1,0 +1,75 @@
+package trace
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"formation/canon"
+)
+
+// randomPayload builds a payload from r with the strings a turn can carry:
+// plain, escaped, non-ASCII, empty and invalid UTF-8, lists empty or not,
+// and omitempty fields both zero and set.
+func randomPayload(r *rand.Rand) Payload {
+	strs := []string{"", "light", "What is light?", "a \"quoted\" word", "back\\slash", "tab\there", "line\nbreak",
+		"ctrl\x01\x1f", "café", "日本語", "\u2028sep", "bad\xffutf8", "<html>&amp;", "emoji 🙂"}
+	s := func() string { return strs[r.IntN(len(strs))] }
+	p := Payload{
+		InputText: s(), Surface: s(), WalkSurface: s(), ArticulationSurface: s(), DialogueRole: s(),
+		VersorCondition: s(), VaultHits: r.IntN(5) - 1, IntentTag: s(), ReviewHash: s(), ClaimID: s(),
+		EpistemicStatus: s(), OperatorInvocation: s(), RefusalReason: s(), TeachingEpistemicStatus: s(),
+		FilteredTokens: []string{}, Citations: []Cite{}, Graph: []Edge{},
+	}
+	for range r.IntN(4) {
+		p.FilteredTokens = append(p.FilteredTokens, s())
+	}
+	for range r.IntN(3) {
+		p.Citations = append(p.Citations, Cite{SourceSHA: s(), Span: s(), TextSHA: s(), Start: r.IntN(3) * 17, End: r.IntN(3) * -5})
+	}
+	for range r.IntN(3) {
+		p.Graph = append(p.Graph, Edge{Head: s(), Relation: s(), Tail: s()})
+	}
+	return p
+}
+
+// The payload's direct encoding is canon.Marshal's, byte for byte, and
+// fails exactly where canon.Marshal does.
+func TestPayloadEncodingIsCanon(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	failed := 0
+	for i := range 20000 {
+		p := randomPayload(r)
+		want, wantErr := canon.Marshal(p)
+		got, err := appendPayload(nil, &p)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("payload %d: direct error %v, canon error %v", i, err, wantErr)
+		}
+		if err != nil {
+			failed++
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("payload %d:\ndirect %s\ncanon  %s", i, got, want)
+		}
+	}
+	if failed == 0 || failed == 20000 {
+		t.Fatalf("%d of 20000 payloads failed to encode: the test does not cover both outcomes", failed)
+	}
+}
+
+func FuzzPayloadEncoding(f *testing.F) {
+	f.Add("What is light?", "light", "Light is radiation.", "", "a", "x", 1, 0, 0)
+	f.Add("bad\xff", "", "\"q\"\n", "refused", "", "", 0, 3, -2)
+	f.Fuzz(func(t *testing.T, input, token, surface, refusal, source, span string, hits, start, end int) {
+		p := Payload{InputText: input, FilteredTokens: []string{token, input}, Surface: surface, WalkSurface: token,
+			RefusalReason: refusal, TeachingEpistemicStatus: refusal, VaultHits: hits,
+			Citations: []Cite{{SourceSHA: source, Span: span, Start: start, End: end, TextSHA: span}},
+			Graph:     []Edge{{Head: token, Relation: span, Tail: surface}}}
+		want, wantErr := canon.Marshal(p)
+		got, err := appendPayload(nil, &p)
+		if (err != nil) != (wantErr != nil) || (err == nil && !bytes.Equal(got, want)) {
+			t.Fatalf("direct %q (%v), canon %q (%v)", got, err, want, wantErr)
+		}
+	})
+}
