@@ -10,6 +10,7 @@ import (
 	"formation/artifact"
 	"formation/canon"
 	"formation/runtime/algebra"
+	"formation/runtime/trace"
 )
 
 // Observation is what one step produced.
@@ -199,7 +200,11 @@ func (r Runner) replay(ctx context.Context, i int, s artifact.PlanStep, done []a
 func (r Runner) encode(obs Observation, err error) outcome {
 	out := outcome{obs: obs, err: err}
 	if err == nil && r.Event != nil {
-		out.event, out.encodeErr = canon.Marshal(obs.Event)
+		if ev, ok := obs.Event.(trace.TurnEvent); ok {
+			out.event, out.encodeErr = trace.AppendEvent(make([]byte, 0, 1024), &ev)
+		} else {
+			out.event, out.encodeErr = canon.Marshal(obs.Event)
+		}
 	}
 	return out
 }

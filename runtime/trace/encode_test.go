@@ -9,8 +9,8 @@ import (
 )
 
 // randomPayload builds a payload from r with the strings a turn can carry:
-// plain, escaped, non-ASCII, empty and invalid UTF-8, lists empty or not,
-// and omitempty fields both zero and set.
+// plain, escaped, non-ASCII, empty and invalid UTF-8, lists empty, full or
+// nil, and omitempty fields both zero and set.
 func randomPayload(r *rand.Rand) Payload {
 	strs := []string{"", "light", "What is light?", "a \"quoted\" word", "back\\slash", "tab\there", "line\nbreak",
 		"ctrl\x01\x1f", "café", "日本語", "\u2028sep", "bad\xffutf8", "<html>&amp;", "emoji 🙂"}
@@ -29,6 +29,9 @@ func randomPayload(r *rand.Rand) Payload {
 	}
 	for range r.IntN(3) {
 		p.Graph = append(p.Graph, Edge{Head: s(), Relation: s(), Tail: s()})
+	}
+	if r.IntN(4) == 0 { // canon writes a nil list as []
+		p.FilteredTokens, p.Citations, p.Graph = nil, nil, nil
 	}
 	return p
 }
@@ -68,6 +71,72 @@ func FuzzPayloadEncoding(f *testing.F) {
 			Graph:     []Edge{{Head: token, Relation: span, Tail: surface}}}
 		want, wantErr := canon.Marshal(p)
 		got, err := appendPayload(nil, &p)
+		if (err != nil) != (wantErr != nil) || (err == nil && !bytes.Equal(got, want)) {
+			t.Fatalf("direct %q (%v), canon %q (%v)", got, err, want, wantErr)
+		}
+	})
+}
+
+// randomEvent builds an event from r, lists nil, empty or not and the
+// omitempty fields both zero and set.
+func randomEvent(r *rand.Rand) TurnEvent {
+	p := randomPayload(r)
+	list := func() []string {
+		switch r.IntN(3) {
+		case 0:
+			return nil
+		case 1:
+			return []string{}
+		}
+		return append([]string(nil), p.FilteredTokens...)
+	}
+	b := func() bool { return r.IntN(2) == 0 }
+	return TurnEvent{Turn: r.IntN(100) - 1, InputTokens: list(), Surface: p.Surface, WalkSurface: p.WalkSurface,
+		ArticulationSurface: p.ArticulationSurface, DialogueRole: p.DialogueRole, Intent: p.IntentTag,
+		GroundingSource: p.ClaimID, StubPath: b(), VaultHits: p.VaultHits, VersorCondition: p.VersorCondition,
+		Flagged: b(), IdentityScore: p.ReviewHash, IdentityDeviation: list(), EpistemicStatus: p.EpistemicStatus,
+		RefusalReason: p.RefusalReason, RefusalEmitted: b(), CitedSourceSHAs: list(), SafetyPackID: p.InputText,
+		IdentityPackID: p.OperatorInvocation, SafetyUpheld: b(), SafetyViolated: list(), SafetyCheckableCount: r.IntN(9),
+		IdentityHashBefore: p.WalkSurface, IdentityHashAfter: p.Surface, Halted: b(), TraceHash: p.ClaimID,
+		TeachingProposal: p.TeachingEpistemicStatus, TeachingEpistemicStatus: p.RefusalReason}
+}
+
+// An event's direct encoding is canon.Marshal's, byte for byte, and fails
+// exactly where canon.Marshal does, with its error.
+func TestEventEncodingIsCanon(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	failed := 0
+	for i := range 20000 {
+		e := randomEvent(r)
+		want, wantErr := canon.Marshal(e)
+		got, err := AppendEvent(nil, &e)
+		if (err != nil) != (wantErr != nil) || (err != nil && err.Error() != wantErr.Error()) {
+			t.Fatalf("event %d: direct error %v, canon error %v", i, err, wantErr)
+		}
+		if err != nil {
+			failed++
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("event %d:\ndirect %s\ncanon  %s", i, got, want)
+		}
+	}
+	if failed == 0 || failed == 20000 {
+		t.Fatalf("%d of 20000 events failed to encode: the test does not cover both outcomes", failed)
+	}
+}
+
+func FuzzEventEncoding(f *testing.F) {
+	f.Add("What is light?", "light", "", "a", 1, true, false)
+	f.Add("bad\xff", "\"q\"\n", "refused", "", -1, false, true)
+	f.Fuzz(func(t *testing.T, input, token, refusal, source string, turn int, flagged, nilLists bool) {
+		e := TurnEvent{Turn: turn, InputTokens: []string{token, input}, Surface: input, RefusalReason: refusal,
+			TeachingProposal: refusal, CitedSourceSHAs: []string{source}, Flagged: flagged, TraceHash: token}
+		if nilLists {
+			e.InputTokens, e.CitedSourceSHAs = nil, nil
+		}
+		want, wantErr := canon.Marshal(e)
+		got, err := AppendEvent(nil, &e)
 		if (err != nil) != (wantErr != nil) || (err == nil && !bytes.Equal(got, want)) {
 			t.Fatalf("direct %q (%v), canon %q (%v)", got, err, want, wantErr)
 		}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-
-	"formation/canon"
 )
 
 // TurnEvent is the durable record of one turn; exactly one is emitted per
@@ -58,7 +56,7 @@ func MarshalLine(e TurnEvent) ([]byte, error) {
 			*l = []string{}
 		}
 	}
-	b, err := canon.Marshal(e)
+	b, err := AppendEvent(make([]byte, 0, 1024), &e)
 	if err != nil {
 		return nil, fmt.Errorf("trace: encode turn event: %w", err)
 	}
