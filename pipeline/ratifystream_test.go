@@ -175,3 +175,94 @@ func TestMalformedRunRecordHaltsRatify(t *testing.T) {
 		t.Fatalf("want one undecodable_input record with the decode's error, got %+v\nwant detail %s: %v", recs, d, decodeErr)
 	}
 }
+
+// genericOnly hides a Gauge's knowledge of the plan, so the reader decodes
+// every result as canon does.
+type genericOnly struct{ g *ratify.Gauge }
+
+func (v genericOnly) Result(pass int, res artifact.StepResult) error { return v.g.Result(pass, res) }
+func (v genericOnly) EndPass(pass int, halted bool, at int, why string) error {
+	return v.g.EndPass(pass, halted, at, why)
+}
+
+// counting counts the results the reader hands on as the plan's own.
+type counting struct {
+	*ratify.Gauge
+	planned int
+}
+
+func (c *counting) ResultAsPlanned(pass int, res artifact.StepResult) error {
+	c.planned++
+	return c.Gauge.ResultAsPlanned(pass, res)
+}
+
+// The reader's shortcut for results that carry their plan step's payload
+// gives the report the full decode gives: on a record the run stage wrote
+// (where it takes every result) and on copies damaged inside results
+// (where it must step aside for whatever no longer matches).
+func TestPlannedResultsReportAsDecoded(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, syntheticBundle(60))
+	for _, st := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run} {
+		if res, err := st(ctx, microSubject); err != nil {
+			t.Fatalf("%s: %v", res.Stage, err)
+		}
+	}
+	raw := stageBytes(t, f, "run")
+	cd, err := f.p.Env.ResolveRef(ctx, microSubject, "compose")
+	must(t, err)
+	in, err := f.p.LoadCourse(ctx, microSubject, cd)
+	must(t, err)
+	plan := ratify.PlanOf(in.Plan)
+	report := func(rec []byte, planned bool) (string, int, error) {
+		g, err := ratify.Start(ratify.Input{CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA,
+			ValidatedSetSHA: in.Course.ValidatedSetSHA, CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,
+			Index:        artifact.MasteredCoursesIndex{Entries: []artifact.MasteredCourseEntry{}, SchemaVersion: artifact.SchemaVersion},
+			PriorCourses: []ratify.PriorCourse{}, IssuedAt: "2026-05-16T00:00:00Z"}, plan)
+		if err != nil {
+			return "", 0, err
+		}
+		r, err := ratify.OpenRunRecord(rec)
+		if err != nil {
+			return "", 0, err
+		}
+		c := &counting{Gauge: g}
+		if planned {
+			err = r.Stream(c)
+		} else {
+			err = r.Stream(genericOnly{g})
+		}
+		if err != nil {
+			return "", c.planned, err
+		}
+		rep, err := g.Report()
+		if err != nil {
+			return "", c.planned, err
+		}
+		b, err := artifact.Encode(rep)
+		return string(b), c.planned, err
+	}
+	want, _, err := report(raw, false)
+	must(t, err)
+	got, planned, err := report(raw, true)
+	must(t, err)
+	if got != want {
+		t.Fatal("the shortcut's report differs from the full decode's")
+	}
+	if steps := 2 * len(in.Plan.Steps); planned != steps {
+		t.Fatalf("%d of %d results taken as the plan's", planned, steps)
+	}
+	rng := rand.New(rand.NewSource(5))
+	start := bytes.Index(raw, []byte(`"runs":`))
+	for i := 0; i < 600; i++ {
+		at := start + rng.Intn(len(raw)-start)
+		c := "{}[],:\"\\ 1-txfa\x00\xff"[rng.Intn(17)]
+		for _, m := range [][]byte{replaced(raw, at, c), append(append(bytes.Clone(raw[:at]), c), raw[at:]...)} {
+			want, _, wantErr := report(m, false)
+			got, _, err := report(m, true)
+			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) || got != want {
+				t.Fatalf("damage at %d (%q): shortcut %v, full decode %v", at, c, err, wantErr)
+			}
+		}
+	}
+}

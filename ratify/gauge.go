@@ -91,6 +91,32 @@ func newGauge(in Input, plan Plan) *Gauge {
 // Result feeds the next step of a pass (0 or 1). The first pass must be
 // ended before the second begins.
 func (g *Gauge) Result(pass int, res artifact.StepResult) error {
+	return g.result(pass, res, false)
+}
+
+// PlannedPayload is the canonical payload of plan step i, or nil when the
+// plan has no such step or cannot hash it.
+func (g *Gauge) PlannedPayload(i int) []byte {
+	if i >= g.plan.Len() {
+		return nil
+	}
+	_, payload, err := g.plan.step(i)
+	if err != nil {
+		return nil
+	}
+	return payload
+}
+
+// ResultAsPlanned is Result for a step whose payload its reader found to be,
+// byte for byte, PlannedPayload of that step: res.Payload is not read (nil),
+// the payload is the plan's, and G6 reads the walk from the plan. A run
+// record's results carry their plan step's payload, so the reader need not
+// decode and re-encode it to find that out.
+func (g *Gauge) ResultAsPlanned(pass int, res artifact.StepResult) error {
+	return g.result(pass, res, true)
+}
+
+func (g *Gauge) result(pass int, res artifact.StepResult, asPlanned bool) error {
 	p, err := g.open(pass)
 	if err != nil {
 		return err
@@ -103,7 +129,7 @@ func (g *Gauge) Result(pass int, res artifact.StepResult) error {
 		g.mismatches++
 	}
 	if p.plan.at < 0 && i < g.plan.Len() {
-		p.plan = g.planCheck(pass, i, res)
+		p.plan = g.planCheck(pass, i, res, asPlanned)
 	}
 	if p.closureAt < 0 && !closed(res.VersorConditionRepr) {
 		p.closureAt, p.closureRepr = i, res.VersorConditionRepr
@@ -112,7 +138,13 @@ func (g *Gauge) Result(pass int, res artifact.StepResult) error {
 	p.legitimate.add(legitimateStep(res.StepType), res.Accepted)
 	p.provenance.add(true, res.HasProvenance)
 	if res.StepType == artifact.StepWalk {
-		g.walk(p, res.Payload)
+		tr, ok := walkTriple(res.StepType, res.Payload)
+		if asPlanned {
+			tr, ok = g.plan.walks[i]
+		}
+		if ok {
+			g.walk(p, tr)
+		}
 	}
 	return nil
 }
@@ -151,14 +183,16 @@ func (g *Gauge) feed(pass int, run artifact.RunOutput) error {
 
 // planCheck compares step i of a pass with the plan's step i: same type, and
 // payloads equal in canonical form.
-func (g *Gauge) planCheck(pass, i int, res artifact.StepResult) planEvent {
+func (g *Gauge) planCheck(pass, i int, res artifact.StepResult, asPlanned bool) planEvent {
 	typ, want, err := g.plan.step(i)
 	if err != nil {
 		return planEvent{at: i, ofPlan: true, err: errorf(ReasonUnhashable, "plan step %d payload: %v", i, err)}
 	}
-	got, err := canon.Marshal(res.Payload)
-	if err != nil {
-		return planEvent{at: i, err: errorf(ReasonUnhashable, "%s run step %d payload: %v", runNames[pass], i, err)}
+	got := want
+	if !asPlanned {
+		if got, err = canon.Marshal(res.Payload); err != nil {
+			return planEvent{at: i, err: errorf(ReasonUnhashable, "%s run step %d payload: %v", runNames[pass], i, err)}
+		}
 	}
 	if res.StepType != typ || !bytes.Equal(got, want) {
 		return planEvent{at: i}
@@ -166,16 +200,20 @@ func (g *Gauge) planCheck(pass, i int, res artifact.StepResult) planEvent {
 	return planEvent{at: -1}
 }
 
-// walk marks the (head, relation, tail) of a walk step whose three payload
-// fields are strings.
-func (g *Gauge) walk(p *passGauge, payload map[string]any) {
+// walkTriple is the (head, relation, tail) of a walk step whose three
+// payload fields are strings.
+func walkTriple(typ string, payload map[string]any) (artifact.Triple, bool) {
+	if typ != artifact.StepWalk {
+		return artifact.Triple{}, false
+	}
 	h, okH := payload["head"].(string)
 	r, okR := payload["relation"].(string)
 	t, okT := payload["tail"].(string)
-	if !okH || !okR || !okT {
-		return
-	}
-	tr := artifact.Triple{Head: h, Relation: r, Tail: t}
+	return artifact.Triple{Head: h, Relation: r, Tail: t}, okH && okR && okT
+}
+
+// walk marks a walked (head, relation, tail).
+func (g *Gauge) walk(p *passGauge, tr artifact.Triple) {
 	if k, ok := g.needed[tr]; ok {
 		if !p.walked[k] {
 			p.walked[k] = true

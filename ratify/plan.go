@@ -29,6 +29,10 @@ type Plan struct {
 	// artifact.PlanDigest gives for such a plan.
 	unhashable map[int]error
 	digestErr  error
+	// walks are the (head, relation, tail) of the walk steps whose payload
+	// holds three strings, by step: what G6 reads of a result whose payload
+	// is the plan's own.
+	walks map[int]artifact.Triple
 }
 
 // Len is the number of steps.
@@ -42,7 +46,13 @@ func (p *Plan) step(i int) (typ string, payload []byte, err error) {
 	return p.types[i], p.payloads[start:p.ends[i]], p.unhashable[i]
 }
 
-func (p *Plan) add(typ string, payload []byte, interned map[string]string) {
+func (p *Plan) add(typ string, payload []byte, decoded map[string]any, interned map[string]string) {
+	if tr, ok := walkTriple(typ, decoded); ok {
+		if p.walks == nil {
+			p.walks = map[int]artifact.Triple{}
+		}
+		p.walks[len(p.types)] = tr
+	}
 	t, ok := interned[typ]
 	if !ok {
 		interned[typ], t = typ, typ
@@ -64,7 +74,7 @@ func PlanOf(fp artifact.FormationPlan) Plan {
 			}
 			p.unhashable[i] = err
 		}
-		p.add(st.StepType, b, interned)
+		p.add(st.StepType, b, st.Payload, interned)
 	}
 	if p.unhashable != nil {
 		_, p.digestErr = artifact.PlanDigest(fp.CourseID, fp.CourseSHA256, fp.Steps)
@@ -146,7 +156,7 @@ func ReadPlan(data []byte) (Plan, error) {
 			if merr != nil { // a decoded payload always encodes
 				return &canon.Error{Kind: canon.KindSchema, Offset: -1, Path: "$.steps[" + strconv.Itoa(i) + "]", Msg: merr.Error()}
 			}
-			p.add(st.StepType, b, interned)
+			p.add(st.StepType, b, st.Payload, interned)
 			return nil
 		})
 	})

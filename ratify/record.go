@@ -1,6 +1,7 @@
 package ratify
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -29,6 +30,16 @@ type RecordHead struct {
 type PassVisitor interface {
 	Result(pass int, res artifact.StepResult) error
 	EndPass(pass int, halted bool, haltStepIndex int, haltReason string) error
+}
+
+// plannedVisitor is a PassVisitor that knows the plan the record was run
+// from (Gauge is one): a result in canonical form whose payload is its plan
+// step's, byte for byte, is handed to ResultAsPlanned without decoding the
+// payload; every other result is decoded and handed to Result.
+type plannedVisitor interface {
+	PassVisitor
+	PlannedPayload(step int) []byte
+	ResultAsPlanned(pass int, res artifact.StepResult) error
 }
 
 // DecodeError is a stored run record or plan that the streaming readers
@@ -247,7 +258,14 @@ func (r *RunRecordReader) sweepPass(i int, p passSpan, v PassVisitor) (*canon.Er
 				return s.decodeInto(depthRun, &end.Results, path+"."+key, fs, key)
 			}
 		}
+		planned, _ := v.(plannedVisitor)
 		return s.array(depthResults, func(s *scanner, j int) *canon.Error {
+			if planned != nil && !fs.failed() && visErr == nil {
+				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j)); ok {
+					visErr = planned.ResultAsPlanned(i, res)
+					return nil
+				}
+			}
 			g, err := s.decode(depthResults)
 			if err != nil || fs.failed() || visErr != nil {
 				return err
@@ -596,6 +614,94 @@ func scalarByte(b byte) bool {
 	switch {
 	case b >= '0' && b <= '9', b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b == '-', b == '+', b == '.':
 		return true
+	}
+	return false
+}
+
+// plannedResult reads the result at s.pos when it is exactly the canonical
+// form the run stage writes, {"accepted":…,"has_provenance":…,"payload":P,
+// "step_type":"…","trace_hash":"…","versor_condition_repr":"…"}, with P
+// byte for byte payload (the plan step's canonical bytes) and every string
+// printable ASCII without escapes, and moves past it. On anything else
+// (payload nil included) it reads nothing and says so, and the caller
+// decodes the result as canon does.
+// What it accepts canon.Decode and canon.Assign accept too, to the same
+// StepResult (the payload aside, which is payload's decoding): the keys are
+// the struct's fields, once each, in order, with values of their types, and
+// the nesting is checked as the whole decode checks it.
+func (s *scanner) plannedResult(depth int, payload []byte) (artifact.StepResult, bool) {
+	var res artifact.StepResult
+	if len(payload) == 0 || s.peek() != '{' {
+		return res, false
+	}
+	end, err := s.valueEnd(depth)
+	if err != nil {
+		return res, false
+	}
+	r := resultReader{data: s.data[:end], pos: s.pos}
+	ok := r.lit(`{"accepted":`) && r.bool(&res.Accepted) &&
+		r.lit(`,"has_provenance":`) && r.bool(&res.HasProvenance) &&
+		r.lit(`,"payload":`) && r.bytes(payload) &&
+		r.lit(`,"step_type":`) && r.str(&res.StepType) &&
+		r.lit(`,"trace_hash":`) && r.str(&res.TraceHash) &&
+		r.lit(`,"versor_condition_repr":`) && r.str(&res.VersorConditionRepr) &&
+		r.lit(`}`) && r.pos == end
+	if !ok {
+		return artifact.StepResult{}, false
+	}
+	s.pos = end
+	return res, true
+}
+
+// resultReader matches a result's canonical bytes piece by piece.
+type resultReader struct {
+	data []byte
+	pos  int
+}
+
+func (r *resultReader) lit(want string) bool {
+	if len(r.data)-r.pos < len(want) || string(r.data[r.pos:r.pos+len(want)]) != want {
+		return false
+	}
+	r.pos += len(want)
+	return true
+}
+
+func (r *resultReader) bytes(want []byte) bool {
+	if !bytes.HasPrefix(r.data[r.pos:], want) {
+		return false
+	}
+	r.pos += len(want)
+	return true
+}
+
+func (r *resultReader) bool(dst *bool) bool {
+	switch {
+	case r.lit("true"):
+		*dst = true
+	case r.lit("false"):
+		*dst = false
+	default:
+		return false
+	}
+	return true
+}
+
+// str reads a string of printable ASCII without escapes, which decodes to
+// its own bytes.
+func (r *resultReader) str(dst *string) bool {
+	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
+		return false
+	}
+	for j := r.pos + 1; j < len(r.data); j++ {
+		switch c := r.data[j]; {
+		case c == '"':
+			*dst = string(r.data[r.pos+1 : j])
+			r.pos = j + 1
+			return true
+		case c < 0x20 || c > 0x7e || c == '\\':
+			return false
+		}
 	}
 	return false
 }

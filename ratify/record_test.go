@@ -225,3 +225,55 @@ func FuzzRunRecordReader(f *testing.F) {
 		agreeWithDecode(t, data)
 	})
 }
+
+// What the planned-result shortcut accepts with a canonical payload (the
+// plan's), canon decodes and assigns to the same StepResult, whose payload
+// encodes to the payload it was given;
+// and it leaves the scanner where the whole value ends.
+func FuzzPlannedResult(f *testing.F) {
+	payload := `{"head":"light","relation":"is","tail":"radiation"}`
+	f.Add([]byte(`{"accepted":true,"has_provenance":false,"payload":`+payload+`,"step_type":"walk_step","trace_hash":"ab12","versor_condition_repr":"1.000e-16"}`), []byte(payload), 0)
+	f.Add([]byte(`{"accepted":false,"has_provenance":true,"payload":{},"step_type":"","trace_hash":"","versor_condition_repr":""},`), []byte(`{}`), 60)
+	f.Add([]byte(`{"accepted":true,"has_provenance":true,"payload":{"a":[[[[1]]]]},"step_type":"x\"","trace_hash":"","versor_condition_repr":""}`), []byte(`{"a":[[[[1]]]]}`), 62)
+	f.Fuzz(func(t *testing.T, data, payload []byte, depth int) {
+		depth = depthResults + depth%canon.MaxDepth
+		if depth < depthResults {
+			depth = depthResults
+		}
+		if g, err := canon.Decode(payload); err != nil {
+			return // the plan's payloads are canonical JSON
+		} else if enc, err := canon.Marshal(g); err != nil || !bytes.Equal(enc, payload) {
+			return
+		}
+		s := &scanner{data: data}
+		res, ok := s.plannedResult(depth, payload)
+		if !ok {
+			if s.pos != 0 {
+				t.Fatalf("refused, but moved to %d", s.pos)
+			}
+			return
+		}
+		end := s.pos
+		g, err := decodeAt(data, 0, end)
+		if err != nil {
+			t.Fatalf("accepted %q, which canon refuses: %v", data[:end], err)
+		}
+		var want artifact.StepResult
+		if err := assign(g, &want, "$"); err != nil {
+			t.Fatalf("accepted %q, which does not assign: %v", data[:end], err)
+		}
+		enc, merr := canon.Marshal(want.Payload)
+		if merr != nil || !bytes.Equal(enc, payload) {
+			t.Fatalf("payload %q re-encodes to %q (%v)", payload, enc, merr)
+		}
+		want.Payload = nil
+		if !reflect.DeepEqual(res, want) {
+			t.Fatalf("shortcut %+v, decode %+v", res, want)
+		}
+		// The whole decode counts nesting from the results array.
+		whole := &scanner{data: data}
+		if _, verr := whole.valueEnd(depth); verr != nil {
+			t.Fatalf("accepted a value nested past the limit: %v", verr)
+		}
+	})
+}
