@@ -37,7 +37,9 @@
 // artifact.Decode refuses, with its error), and a Gauge measures the gates
 // as the steps go past, keeping per step only the first pass's trace hash,
 // the walked relations and, for the plan, each step's type and canonical
-// payload bytes. Ratify feeds whole runs through the same Gauge.
+// payload bytes. A result that carries its plan step's payload byte for
+// byte (as every result the run stage writes does) is taken without
+// decoding that payload. Ratify feeds whole runs through the same Gauge.
 //
 // issued_at is an input (from --issued-at or the subject file), never the
 // clock, so equal inputs give byte-identical reports.
