@@ -78,7 +78,7 @@ func (w *Writer) Append(ctx context.Context, recs ...Record) error {
 		}
 		batch[i] = w.redact(r)
 	}
-	body, err := appendBatch(nil, batch)
+	body, err := appendBatch(make([]byte, 0, batchSize(batch)), batch)
 	if err != nil {
 		return fmt.Errorf("audit: encode: %w", err)
 	}

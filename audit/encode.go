@@ -51,3 +51,19 @@ func appendBatch(b []byte, batch []Record) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// batchSize is about the encoded size of batch (its strings, their quotes
+// and its keys; escapes aside), so that a large batch is encoded into one
+// allocation instead of a buffer grown by doubling.
+func batchSize(batch []Record) int {
+	n := 2
+	for i := range batch {
+		r := &batch[i]
+		n += 160 + len(r.CodeVersion) + len(r.Detail) + len(r.Key) + len(r.Kind) + len(r.ReasonCode) +
+			len(r.SchemaVersion) + len(r.Stage) + len(r.Subject) + len(r.Time)
+		for _, d := range r.InputDigests {
+			n += len(d) + 3
+		}
+	}
+	return n
+}
