@@ -36,12 +36,32 @@ It is a misconception that light is sound.
 // primary, so its candidates validate on their byte-checked spans.
 func tinySubject(t *testing.T, doc string) (coursesDir string) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "tiny")
+	courses := t.TempDir()
+	oneSourceSubject(t, courses, subjectLayout{id: "tiny", title: "Tiny optics", source: "light", label: "light notes"}, []byte(doc))
+	return courses
+}
+
+// subjectLayout names a one-source subject: its id and title, the source's
+// id (its file is sources/<source>.md), the allow-list label, and a
+// per-file limit (0: the default).
+type subjectLayout struct {
+	id, title, source, label string
+	maxFileBytes             int
+}
+
+// oneSourceSubject writes the subject folder l names under courses, with src
+// as its one source, allow-listed as primary.
+func oneSourceSubject(t testing.TB, courses string, l subjectLayout, src []byte) {
+	t.Helper()
+	dir := filepath.Join(courses, l.id)
 	must(t, os.MkdirAll(filepath.Join(dir, "sources"), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, "sources", "light.md"), []byte(doc), 0o644))
-	sum := sha256.Sum256([]byte(doc))
-	must(t, os.WriteFile(filepath.Join(dir, "subject.yaml"), []byte(`subject_id: tiny
-title: Tiny optics
+	must(t, os.WriteFile(filepath.Join(dir, "sources", l.source+".md"), src, 0o644))
+	limits := ""
+	if l.maxFileBytes > 0 {
+		limits = fmt.Sprintf("limits:\n  max_file_bytes: %d\n", l.maxFileBytes)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "subject.yaml"), []byte(fmt.Sprintf(`subject_id: %s
+title: %s
 target_depth: introductory
 requires_courses: []
 anti_requisites: []
@@ -49,13 +69,13 @@ identity_axis_constraints: []
 template: definition
 retrieved_at: "2026-05-16T00:00:00Z"
 issued_at: "2026-05-16T00:00:00Z"
-sources:
-  - id: light
+%ssources:
+  - id: %s
     adapter: file
-    path: sources/light.md
-`), 0o644))
-	must(t, os.WriteFile(filepath.Join(dir, "allowlist.yaml"), []byte(fmt.Sprintf("- source_sha: %q\n  tier: primary\n  label: light notes\n", hex.EncodeToString(sum[:]))), 0o644))
-	return filepath.Dir(dir)
+    path: sources/%s.md
+`, l.id, l.title, limits, l.source, l.source)), 0o644))
+	sum := sha256.Sum256(src)
+	must(t, os.WriteFile(filepath.Join(dir, "allowlist.yaml"), []byte(fmt.Sprintf("- source_sha: %q\n  tier: primary\n  label: %s\n", hex.EncodeToString(sum[:]), l.label)), 0o644))
 }
 
 func tinyPipeline(t *testing.T, coursesDir string) *pipeline.Pipeline {

@@ -2,8 +2,6 @@ package pipeline_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,28 +74,7 @@ func BenchmarkFrontHalf(b *testing.B) {
 func sourceSubject(t testing.TB, src []byte) *pipeline.Pipeline {
 	t.Helper()
 	courses := t.TempDir()
-	dir := filepath.Join(courses, "scale")
-	must(t, os.MkdirAll(filepath.Join(dir, "sources"), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, "sources", "chain.md"), src, 0o644))
-	must(t, os.WriteFile(filepath.Join(dir, "subject.yaml"), []byte(`subject_id: scale
-title: Source scale test
-target_depth: introductory
-requires_courses: []
-anti_requisites: []
-identity_axis_constraints: []
-template: definition
-retrieved_at: "2026-05-16T00:00:00Z"
-issued_at: "2026-05-16T00:00:00Z"
-limits:
-  max_file_bytes: 67108864
-sources:
-  - id: chain
-    adapter: file
-    path: sources/chain.md
-`), 0o644))
-	sum := sha256.Sum256(src)
-	must(t, os.WriteFile(filepath.Join(dir, "allowlist.yaml"),
-		[]byte(fmt.Sprintf("- source_sha: \"%s\"\n  tier: primary\n  label: generated chain\n", hex.EncodeToString(sum[:]))), 0o644))
+	oneSourceSubject(t, courses, subjectLayout{id: "scale", title: "Source scale test", source: "chain", label: "generated chain", maxFileBytes: 64 << 20}, src)
 	ctx := context.Background()
 	s, err := store.Open(ctx, "file://"+t.TempDir())
 	must(t, err)
