@@ -439,18 +439,8 @@ func (s *scanner) object(depth int, fs *fieldSet, path string, member func(*scan
 		if err != nil {
 			return err
 		}
-		s.space()
-		if s.pos >= len(s.data) {
-			return s.fail(canon.KindSyntax, "unterminated object")
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			return nil
-		default:
-			return s.fail(canon.KindSyntax, "expected ',' or '}'")
+		if end, err := s.separator('}', "object"); end || err != nil {
+			return err
 		}
 	}
 }
@@ -472,20 +462,29 @@ func (s *scanner) array(depth int, elem func(*scanner, int) *canon.Error) *canon
 		if err := elem(s, i); err != nil {
 			return err
 		}
-		s.space()
-		if s.pos >= len(s.data) {
-			return s.fail(canon.KindSyntax, "unterminated array")
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case ']':
-			s.pos++
-			return nil
-		default:
-			return s.fail(canon.KindSyntax, "expected ',' or ']'")
+		if end, err := s.separator(']', "array"); end || err != nil {
+			return err
 		}
 	}
+}
+
+// separator reads what follows a member or element of a container closed
+// by close: a comma (end false), the closing bracket (end true), or
+// anything else, refused with canon's words.
+func (s *scanner) separator(close byte, container string) (end bool, err *canon.Error) {
+	s.space()
+	if s.pos >= len(s.data) {
+		return false, s.fail(canon.KindSyntax, "unterminated "+container)
+	}
+	switch s.data[s.pos] {
+	case ',':
+		s.pos++
+		return false, nil
+	case close:
+		s.pos++
+		return true, nil
+	}
+	return false, s.fail(canon.KindSyntax, "expected ',' or '"+string(close)+"'")
 }
 
 // decodeInto decodes the value at s.pos and assigns it to dst, recording a
