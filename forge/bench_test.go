@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"formation/artifact"
+	"formation/internal/testutil"
 )
 
 // syntheticBundle builds n relations the way the smelter hands them over:
@@ -100,11 +101,11 @@ func BenchmarkValidate(b *testing.B) {
 			b.ReportAllocs()
 			var cpu time.Duration
 			for b.Loop() {
-				start := processCPU()
+				start := testutil.ProcessCPU()
 				if _, err := Validate(b.Context(), f.cfg, "bench", bundle); err != nil {
 					b.Fatal(err)
 				}
-				cpu += processCPU() - start
+				cpu += testutil.ProcessCPU() - start
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/relation")
 			if cpu > 0 {

@@ -14,6 +14,7 @@ import (
 	"formation/artifact"
 	"formation/compose"
 	"formation/forge"
+	"formation/internal/testutil"
 	"formation/run/compile"
 	"formation/stage"
 )
@@ -146,10 +147,10 @@ func BenchmarkOriginalShape(b *testing.B) {
 				b.StopTimer()
 				runtime.GC()
 				b.StartTimer()
-				t, c := time.Now(), cpuTime()
+				t, c := time.Now(), testutil.ProcessCPU()
 				f()
 				wall[i] += time.Since(t)
-				cpu[i] += cpuTime() - c
+				cpu[i] += testutil.ProcessCPU() - c
 			}
 			var yamlBytes, steps int
 			for b.Loop() {
@@ -270,7 +271,7 @@ func benchStages(b *testing.B, f fixture) time.Duration {
 	ctx := context.Background()
 	stages := []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run, f.p.Ratify}
 	names := []string{"forge", "compose", "run", "ratify"}
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), testutil.ProcessCPU()
 	for i, st := range stages {
 		t0 := time.Now()
 		if _, err := st(ctx, microSubject); err != nil {
@@ -280,7 +281,7 @@ func benchStages(b *testing.B, f fixture) time.Duration {
 	}
 	total := time.Since(start)
 	b.ReportMetric(total.Seconds(), "total_s")
-	b.ReportMetric((cpuTime() - cpu0).Seconds(), "cpu_s")
+	b.ReportMetric((testutil.ProcessCPU() - cpu0).Seconds(), "cpu_s")
 	return total
 }
 

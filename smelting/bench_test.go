@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"formation/artifact"
+	"formation/internal/testutil"
 )
 
 // proseTemplates are the sentence shapes of the generated corpus, about
@@ -89,7 +90,7 @@ func benchmarkSmelt(b *testing.B, opts Options) {
 	}
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
-	cpu0 := processCPU()
+	cpu0 := testutil.ProcessCPU()
 	var out artifact.SmeltedBundle
 	for b.Loop() {
 		var err error
@@ -97,7 +98,7 @@ func benchmarkSmelt(b *testing.B, opts Options) {
 			b.Fatal(err)
 		}
 	}
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if cpu := testutil.ProcessCPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(total)*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 	}
 	if len(out.Relations) == 0 || len(out.Concepts) == 0 || len(out.Counters) == 0 || len(out.OrderingHints) == 0 {

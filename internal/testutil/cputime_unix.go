@@ -1,16 +1,16 @@
 //go:build unix
 
-package forge
+package testutil
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time (user + system) this process has used. The
-// benchmark reports it beside wall time because the machines that run it
+// ProcessCPU is the CPU time (user + system) this process has used so far.
+// Benchmarks report it beside wall time because the machines that run them
 // are shared: wall time there measures the neighbours as much as the code.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package testutil
+
+import "time"
+
+// ProcessCPU is not measured on this platform: it is 0, and benchmarks then
+// report wall time only.
+func ProcessCPU() time.Duration { return 0 }

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package smelting
-
-import "time"
-
-// processCPU is not measured here; the benchmark then reports wall time only.
-func processCPU() time.Duration { return 0 }
