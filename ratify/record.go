@@ -398,14 +398,8 @@ func (s *scanner) object(depth int, fs *fieldSet, path string, member func(*scan
 		fs.typeErr = assign(g, &struct{}{}, path)
 		return nil
 	}
-	if depth > canon.MaxDepth {
-		return s.fail(canon.KindDepth, "nesting deeper than "+strconv.Itoa(canon.MaxDepth))
-	}
-	s.pos++
-	s.space()
-	if s.peek() == '}' {
-		s.pos++
-		return nil
+	if empty, err := s.enter(depth, '}'); empty || err != nil {
+		return err
 	}
 	for {
 		s.space()
@@ -448,14 +442,8 @@ func (s *scanner) object(depth int, fs *fieldSet, path string, member func(*scan
 // array reads the array at s.pos (the caller has seen its '['), at nesting
 // depth depth, calling elem with the scanner at each element.
 func (s *scanner) array(depth int, elem func(*scanner, int) *canon.Error) *canon.Error {
-	if depth > canon.MaxDepth {
-		return s.fail(canon.KindDepth, "nesting deeper than "+strconv.Itoa(canon.MaxDepth))
-	}
-	s.pos++
-	s.space()
-	if s.peek() == ']' {
-		s.pos++
-		return nil
+	if empty, err := s.enter(depth, ']'); empty || err != nil {
+		return err
 	}
 	for i := 0; ; i++ {
 		s.space()
@@ -466,6 +454,22 @@ func (s *scanner) array(depth int, elem func(*scanner, int) *canon.Error) *canon
 			return err
 		}
 	}
+}
+
+// enter moves past the opening bracket of a container at nesting depth
+// depth, refusing one nested too deep as canon does; empty is true when the
+// container closes at once (close is its closing bracket).
+func (s *scanner) enter(depth int, close byte) (empty bool, err *canon.Error) {
+	if depth > canon.MaxDepth {
+		return false, s.fail(canon.KindDepth, "nesting deeper than "+strconv.Itoa(canon.MaxDepth))
+	}
+	s.pos++
+	s.space()
+	if s.peek() == close {
+		s.pos++
+		return true, nil
+	}
+	return false, nil
 }
 
 // separator reads what follows a member or element of a container closed
