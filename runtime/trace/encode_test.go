@@ -39,25 +39,35 @@ func randomPayload(r *rand.Rand) Payload {
 // The payload's direct encoding is canon.Marshal's, byte for byte, and
 // fails exactly where canon.Marshal does.
 func TestPayloadEncodingIsCanon(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
+	agreesWithCanon(t, "payload", rand.New(rand.NewPCG(7, 11)), randomPayload, appendPayload, false)
+}
+
+// agreesWithCanon encodes 20,000 values gen makes with direct and with
+// canon.Marshal: the bytes must be equal, both must fail on the same values
+// (with the same message when sameMessage), and the values must include
+// both outcomes.
+func agreesWithCanon[T any](t *testing.T, what string, r *rand.Rand, gen func(*rand.Rand) T,
+	direct func([]byte, *T) ([]byte, error), sameMessage bool) {
+	t.Helper()
+	const n = 20000
 	failed := 0
-	for i := range 20000 {
-		p := randomPayload(r)
-		want, wantErr := canon.Marshal(p)
-		got, err := appendPayload(nil, &p)
-		if (err != nil) != (wantErr != nil) {
-			t.Fatalf("payload %d: direct error %v, canon error %v", i, err, wantErr)
+	for i := range n {
+		v := gen(r)
+		want, wantErr := canon.Marshal(v)
+		got, err := direct(nil, &v)
+		if (err != nil) != (wantErr != nil) || (sameMessage && err != nil && err.Error() != wantErr.Error()) {
+			t.Fatalf("%s %d: direct error %v, canon error %v", what, i, err, wantErr)
 		}
 		if err != nil {
 			failed++
 			continue
 		}
 		if !bytes.Equal(got, want) {
-			t.Fatalf("payload %d:\ndirect %s\ncanon  %s", i, got, want)
+			t.Fatalf("%s %d:\ndirect %s\ncanon  %s", what, i, got, want)
 		}
 	}
-	if failed == 0 || failed == 20000 {
-		t.Fatalf("%d of 20000 payloads failed to encode: the test does not cover both outcomes", failed)
+	if failed == 0 || failed == n {
+		t.Fatalf("%d of %d values failed to encode: the test does not cover both outcomes", failed, n)
 	}
 }
 
@@ -104,26 +114,7 @@ func randomEvent(r *rand.Rand) TurnEvent {
 // An event's direct encoding is canon.Marshal's, byte for byte, and fails
 // exactly where canon.Marshal does, with its error.
 func TestEventEncodingIsCanon(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 5))
-	failed := 0
-	for i := range 20000 {
-		e := randomEvent(r)
-		want, wantErr := canon.Marshal(e)
-		got, err := AppendEvent(nil, &e)
-		if (err != nil) != (wantErr != nil) || (err != nil && err.Error() != wantErr.Error()) {
-			t.Fatalf("event %d: direct error %v, canon error %v", i, err, wantErr)
-		}
-		if err != nil {
-			failed++
-			continue
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("event %d:\ndirect %s\ncanon  %s", i, got, want)
-		}
-	}
-	if failed == 0 || failed == 20000 {
-		t.Fatalf("%d of 20000 events failed to encode: the test does not cover both outcomes", failed)
-	}
+	agreesWithCanon(t, "event", rand.New(rand.NewPCG(3, 5)), randomEvent, AppendEvent, true)
 }
 
 func FuzzEventEncoding(f *testing.F) {
