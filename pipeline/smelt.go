@@ -109,12 +109,14 @@ func smeltHalt(err error) error {
 // reads its input from the store, and keeping every output (the smelted
 // bundle, the validated set, the run record, each about as large as the
 // source or many times larger) until the end would hold them all through
-// the later stages.
+// the later stages; and between stages the memory a stage no longer uses
+// goes back to the system (stage.ReleaseMemory).
 func (p *Pipeline) Autorun(ctx context.Context, subject string) ([]stage.Result, error) {
 	var done []stage.Result
 	for _, st := range []func(context.Context, string) (stage.Result, error){p.Mine, p.Smelt, p.Forge, p.Compose, p.Run, p.Ratify} {
 		res, err := st(ctx, subject)
 		res.Bytes = nil
+		stage.ReleaseMemory()
 		if res.Stage != "" {
 			done = append(done, res)
 		}

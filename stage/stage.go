@@ -326,21 +326,22 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err := e.MoveRef(ctx, spec.ref(), digest); err != nil {
 		return res, err
 	}
-	releaseMemory()
 	return res, e.noteRun(ctx, res)
 }
 
-// releaseHeapGoal is the heap goal above which a finished stage hands the
-// memory it no longer uses back to the operating system.
+// releaseHeapGoal is the heap goal above which ReleaseMemory hands the
+// memory the process no longer uses back to the operating system.
 const releaseHeapGoal = 128 << 20
 
-// releaseMemory collects and returns free memory to the operating system
-// once a large stage has run. The runtime would otherwise keep a stage's
-// high-water mark resident while the next stage of the same process (an
-// autorun) builds its own, so that their peaks added up: at 100,000
-// relations ratify started with run's 800 MiB still resident. One forced
-// collection per large stage costs little against the stage.
-func releaseMemory() {
+// ReleaseMemory collects and returns free memory to the operating system
+// when the heap has grown large. A process that runs one stage after
+// another (autorun) calls it between them, once a stage's output is let go:
+// the runtime would otherwise keep a stage's high-water mark resident while
+// the next stage builds its own, so that their peaks added up (at 100,000
+// relations ratify started with run's 800 MiB still resident). A process
+// that ends after one stage has no use for it. One forced collection costs
+// little against a large stage.
+func ReleaseMemory() {
 	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
 	metrics.Read(goal)
 	if goal[0].Value.Kind() == metrics.KindUint64 && goal[0].Value.Uint64() > releaseHeapGoal {
