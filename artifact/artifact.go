@@ -21,6 +21,9 @@ const SchemaVersion = "1.0.0"
 
 // Encode returns the canonical bytes of an artifact.
 func Encode(v any) ([]byte, error) {
+	if b, ok := encodeDirect(v); ok {
+		return b, nil
+	}
 	b, err := canon.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("artifact: encode %T: %w", v, err)
@@ -40,6 +43,10 @@ func Digest(v any) (string, error) {
 // Decode strictly decodes data into a T.
 func Decode[T any](data []byte) (T, error) {
 	var v T
+	if decodeDirect(data, &v) {
+		return v, nil
+	}
+	v = *new(T) // what the direct reader filled before it declined
 	if err := canon.Unmarshal(data, &v); err != nil {
 		return v, fmt.Errorf("artifact: decode %T: %w", v, err)
 	}

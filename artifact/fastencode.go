@@ -1,0 +1,218 @@
+package artifact
+
+import (
+	"strconv"
+
+	"formation/canon"
+)
+
+// encodeDirect writes the canonical bytes of the smelted bundle and the
+// validated set without reflection: the two artifacts a stage writes whole
+// whose size grows with the subject. It reports false for any other type,
+// and when a string cannot be encoded (invalid UTF-8), so that Encode
+// returns canon.Marshal's error. FuzzEncodeDirect holds the bytes equal to
+// canon.Marshal's.
+func encodeDirect(v any) ([]byte, bool) {
+	var w writer
+	switch a := v.(type) {
+	case SmeltedBundle:
+		w.buf = make([]byte, 0, bundleSize(&a))
+		w.bundle(&a)
+	case *SmeltedBundle:
+		w.buf = make([]byte, 0, bundleSize(a))
+		w.bundle(a)
+	case ValidatedTripleSet:
+		w.buf = make([]byte, 0, validatedSetSize(&a))
+		w.validatedSet(&a)
+	case *ValidatedTripleSet:
+		w.buf = make([]byte, 0, validatedSetSize(a))
+		w.validatedSet(a)
+	default:
+		return nil, false
+	}
+	return w.buf, w.err == nil
+}
+
+// The sizes below are the encoded length when no string needs escaping
+// (an escaped string grows the buffer once more): the strings' bytes plus
+// each object's keys, quotes and punctuation, offsets at 20 digits.
+
+func bundleSize(b *SmeltedBundle) int {
+	return 64 + listSize(b.Concepts, conceptSize) + listSize(b.Relations, relationSize) +
+		listSize(b.Counters, relationSize) + listSize(b.OrderingHints, hintSize)
+}
+
+func validatedSetSize(v *ValidatedTripleSet) int {
+	n := 160 + len(v.SubjectID) + len(v.SchemaVersion) + listSize(v.Concepts, conceptSize) +
+		listSize(v.Relations, relationSize) + listSize(v.Counters, relationSize) +
+		listSize(v.Quarantined, relationSize) + listSize(v.OrderingHints, hintSize)
+	for _, r := range v.DeclaredRelations {
+		n += len(r) + 3
+	}
+	return n
+}
+
+func listSize[T any](items []T, size func(*T) int) int {
+	n := 2
+	for i := range items {
+		n += size(&items[i]) + 1
+	}
+	return n
+}
+
+func conceptSize(c *ConceptCandidate) int {
+	return 80 + len(c.CanonicalTerm) + len(c.Definition) + len(c.RejectionReason) + len(c.State) + listSize(c.Sources, refSize)
+}
+
+func relationSize(r *RelationCandidate) int {
+	return 80 + len(r.Head) + len(r.Relation) + len(r.Tail) + len(r.RejectionReason) + len(r.State) + listSize(r.Sources, refSize)
+}
+
+func hintSize(h *OrderingHint) int { return 40 + len(h.Before) + len(h.After) + listSize(h.Sources, refSize) }
+
+func refSize(r *SourceRef) int {
+	return 140 + len(r.Adapter) + len(r.RetrievedAt) + len(r.SourceSHA) + len(r.Span) + len(r.TextSHA) + len(r.Extractor)
+}
+
+// writer appends canonical JSON; the first string that cannot be encoded
+// stops it.
+type writer struct {
+	buf []byte
+	err error
+}
+
+// key writes an object's opening or separating byte and a key that needs
+// no escaping.
+func (w *writer) key(first bool, k string) {
+	if first {
+		w.buf = append(w.buf, '{')
+	} else {
+		w.buf = append(w.buf, ',')
+	}
+	w.buf = append(w.buf, '"')
+	w.buf = append(w.buf, k...)
+	w.buf = append(w.buf, '"', ':')
+}
+
+func (w *writer) str(s string) {
+	if w.err == nil {
+		w.buf, w.err = canon.AppendString(w.buf, s)
+	}
+}
+
+// list writes items with one writer function, [] for none (a nil slice
+// included, as canon.Marshal does).
+func list[T any](w *writer, items []T, item func(*writer, *T)) {
+	w.buf = append(w.buf, '[')
+	for i := range items {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		item(w, &items[i])
+	}
+	w.buf = append(w.buf, ']')
+}
+
+// Keys are written in code-point order, the canonical order.
+
+func (w *writer) bundle(b *SmeltedBundle) {
+	w.key(true, "concepts")
+	list(w, b.Concepts, (*writer).concept)
+	w.key(false, "counters")
+	list(w, b.Counters, (*writer).relation)
+	w.key(false, "ordering_hints")
+	list(w, b.OrderingHints, (*writer).hint)
+	w.key(false, "relations")
+	list(w, b.Relations, (*writer).relation)
+	w.buf = append(w.buf, '}')
+}
+
+func (w *writer) validatedSet(v *ValidatedTripleSet) {
+	w.key(true, "concepts")
+	list(w, v.Concepts, (*writer).concept)
+	w.key(false, "counters")
+	list(w, v.Counters, (*writer).relation)
+	if len(v.DeclaredRelations) > 0 {
+		w.key(false, "declared_relations")
+		list(w, v.DeclaredRelations, func(w *writer, s *string) { w.str(*s) })
+	}
+	w.key(false, "ordering_hints")
+	list(w, v.OrderingHints, (*writer).hint)
+	w.key(false, "quarantined")
+	list(w, v.Quarantined, (*writer).relation)
+	w.key(false, "relations")
+	list(w, v.Relations, (*writer).relation)
+	w.key(false, "schema_version")
+	w.str(v.SchemaVersion)
+	w.key(false, "subject_id")
+	w.str(v.SubjectID)
+	w.buf = append(w.buf, '}')
+}
+
+func (w *writer) concept(c *ConceptCandidate) {
+	w.key(true, "canonical_term")
+	w.str(c.CanonicalTerm)
+	w.key(false, "definition")
+	w.str(c.Definition)
+	w.key(false, "rejection_reason")
+	w.str(c.RejectionReason)
+	w.key(false, "sources")
+	list(w, c.Sources, (*writer).sourceRef)
+	w.key(false, "state")
+	w.str(string(c.State))
+	w.buf = append(w.buf, '}')
+}
+
+func (w *writer) relation(r *RelationCandidate) {
+	w.key(true, "head")
+	w.str(r.Head)
+	w.key(false, "rejection_reason")
+	w.str(r.RejectionReason)
+	w.key(false, "relation")
+	w.str(r.Relation)
+	w.key(false, "sources")
+	list(w, r.Sources, (*writer).sourceRef)
+	w.key(false, "state")
+	w.str(string(r.State))
+	w.key(false, "tail")
+	w.str(r.Tail)
+	w.buf = append(w.buf, '}')
+}
+
+func (w *writer) hint(h *OrderingHint) {
+	w.key(true, "after")
+	w.str(h.After)
+	w.key(false, "before")
+	w.str(h.Before)
+	w.key(false, "sources")
+	list(w, h.Sources, (*writer).sourceRef)
+	w.buf = append(w.buf, '}')
+}
+
+func (w *writer) sourceRef(r *SourceRef) {
+	w.key(true, "adapter")
+	w.str(r.Adapter)
+	if r.End != nil {
+		w.key(false, "end")
+		w.buf = strconv.AppendInt(w.buf, *r.End, 10)
+	}
+	if r.Extractor != "" {
+		w.key(false, "extractor")
+		w.str(r.Extractor)
+	}
+	w.key(false, "retrieved_at")
+	w.str(r.RetrievedAt)
+	w.key(false, "source_sha")
+	w.str(r.SourceSHA)
+	w.key(false, "span")
+	w.str(r.Span)
+	if r.Start != nil {
+		w.key(false, "start")
+		w.buf = strconv.AppendInt(w.buf, *r.Start, 10)
+	}
+	if r.TextSHA != "" {
+		w.key(false, "text_sha")
+		w.str(r.TextSHA)
+	}
+	w.buf = append(w.buf, '}')
+}
