@@ -63,11 +63,16 @@ func (s *Store) SetRef(ctx context.Context, name, old string, value []byte) (str
 	if err != nil {
 		return "", err
 	}
-	raw := core.EncodeRef(gen, value)
-	if err := s.writeRef(name, raw); err != nil {
+	// The header and the value are written and hashed one after the other:
+	// an audit batch of several megabytes is not copied behind its header.
+	head := core.AppendRefHeader(nil, gen)
+	if err := s.writeRef(name, head, value); err != nil {
 		return "", err
 	}
-	return version(raw), nil
+	h := sha256.New()
+	h.Write(head)
+	h.Write(value)
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // nextGen checks the precondition under the lock and returns the generation
@@ -104,14 +109,18 @@ func (s *Store) nextGen(name, old string) (uint64, error) {
 }
 
 // writeRef replaces the ref file atomically. The caller holds the lock.
-func (s *Store) writeRef(name string, raw []byte) error {
+func (s *Store) writeRef(name string, raw ...[]byte) error {
 	final := s.refPath(name)
 	if err := s.ensureRefDirs(name); err != nil {
 		return err
 	}
 	tmp, err := s.writeTemp(refPerm, func(w io.Writer) error {
-		_, err := w.Write(raw)
-		return err
+		for _, b := range raw {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return writeErr("setref", name, err)

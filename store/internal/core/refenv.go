@@ -18,10 +18,16 @@ const refMagic = "formation-ref/1 gen="
 // EncodeRef returns the stored form of a ref value at generation gen.
 func EncodeRef(gen uint64, value []byte) []byte {
 	out := make([]byte, 0, len(refMagic)+21+len(value))
-	out = append(out, refMagic...)
-	out = strconv.AppendUint(out, gen, 10)
-	out = append(out, '\n')
-	return append(out, value...)
+	return append(AppendRefHeader(out, gen), value...)
+}
+
+// AppendRefHeader appends what comes before the value in the stored form
+// of a ref at generation gen, for a writer that sends a large value on
+// without copying it behind the header.
+func AppendRefHeader(dst []byte, gen uint64) []byte {
+	dst = append(dst, refMagic...)
+	dst = strconv.AppendUint(dst, gen, 10)
+	return append(dst, '\n')
 }
 
 // DecodeRef parses the stored form of a ref.
