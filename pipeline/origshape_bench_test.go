@@ -273,11 +273,12 @@ func benchStages(b *testing.B, f fixture) time.Duration {
 	names := []string{"forge", "compose", "run", "ratify"}
 	start, cpu0 := time.Now(), testutil.ProcessCPU()
 	for i, st := range stages {
-		t0 := time.Now()
+		t0, c0 := time.Now(), testutil.ProcessCPU()
 		if _, err := st(ctx, microSubject); err != nil {
 			b.Fatalf("%s: %v", names[i], err)
 		}
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
+		b.ReportMetric((testutil.ProcessCPU() - c0).Seconds(), names[i]+"_cpu_s")
 	}
 	total := time.Since(start)
 	b.ReportMetric(total.Seconds(), "total_s")
