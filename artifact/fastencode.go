@@ -68,7 +68,9 @@ func relationSize(r *RelationCandidate) int {
 	return 80 + len(r.Head) + len(r.Relation) + len(r.Tail) + len(r.RejectionReason) + len(r.State) + listSize(r.Sources, refSize)
 }
 
-func hintSize(h *OrderingHint) int { return 40 + len(h.Before) + len(h.After) + listSize(h.Sources, refSize) }
+func hintSize(h *OrderingHint) int {
+	return 40 + len(h.Before) + len(h.After) + listSize(h.Sources, refSize)
+}
 
 func refSize(r *SourceRef) int {
 	return 140 + len(r.Adapter) + len(r.RetrievedAt) + len(r.SourceSHA) + len(r.Span) + len(r.TextSHA) + len(r.Extractor)
