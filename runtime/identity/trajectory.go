@@ -2,9 +2,11 @@ package identity
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"formation/runtime/algebra"
+	"formation/runtime/override"
 	"formation/runtime/text"
 )
 
@@ -44,9 +46,13 @@ func (g *Geometry) Trajectory(input string) []Move {
 	var moves []Move
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
+	var signal override.Scanner
 	for _, sentence := range splitSentences(text.JoinHyphenated(text.JoinSpelled(input), g.known)) {
 		toks := g.read(text.Tokenize(sentence))
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
+		if f, ok := signal.Next(toks); ok {
+			moves = withSignal(moves, toks, index, f)
+		}
 		index += len(toks)
 		antecedent = 0
 		for _, w := range toks {
@@ -54,6 +60,31 @@ func (g *Geometry) Trajectory(input string) []Move {
 		}
 	}
 	return moves
+}
+
+// withSignal adds the move of an override the shared signal found in a
+// sentence (its tokens from first): the word that names what is overridden
+// — the system's governance, its self, the code in its path, the claim made
+// final — touches the manifold as a whole, fully, under the full push of
+// the cue, unless the sentence's own moves already turn that word nearly as
+// far (four fifths of the way: "Ignore all previous instructions" turns
+// "instructions" by 0.81 of κ on its own).
+func withSignal(moves []Move, toks []string, first int, f override.Finding) []Move {
+	k := f.Target
+	if k < 0 {
+		k = f.Cue // the target stood in the sentence before ("Just stop.")
+	}
+	for _, m := range moves {
+		if m.Index == first+k && m.Angle >= kappa*4/5 {
+			return moves
+		}
+	}
+	m := Move{Index: first + k, Token: toks[k], Touch: full, Force: full, Angle: kappa, Axis: -1}
+	i := len(moves)
+	for i > 0 && moves[i-1].Index > m.Index {
+		i--
+	}
+	return slices.Insert(moves, i, m)
 }
 
 // CheckTurn is the identity check over the turn's trajectory: the axes are
@@ -144,7 +175,7 @@ func (g *Geometry) read(toks []string) []string {
 // known reports a word the check weighs.
 func (g *Geometry) known(w string) bool {
 	_, held := g.holds[w]
-	return held || g.lex.push[w] > 0 || g.lex.bearer[w] || g.lex.imperative[w]
+	return held || g.lex.push[w] > 0 || g.lex.bearer[w] || g.lex.imperative[w] || override.Known(w)
 }
 
 // splitSentences cuts a turn at sentence and clause punctuation. A colon

@@ -47,6 +47,7 @@ import (
 	"unicode/utf8"
 
 	"formation/canon"
+	"formation/runtime/override"
 	"formation/runtime/text"
 )
 
@@ -256,7 +257,7 @@ func (g *Gate) unleet(tok string) string {
 
 // known reports one of the gate's words, in any inflection of its verbs.
 func (g *Gate) known(w string) bool {
-	return g.lex.vocabulary[w] || g.changeForms[w] != "" || g.phrasalForms[w] != "" || g.adoptForms[w] != "" ||
+	return g.lex.vocabulary[w] || override.Known(w) || g.changeForms[w] != "" || g.phrasalForms[w] != "" || g.adoptForms[w] != "" ||
 		g.actForms[w] != "" || g.speakForms[w] != ""
 }
 

@@ -3,6 +3,8 @@ package review
 import (
 	"slices"
 	"strings"
+
+	"formation/runtime/override"
 )
 
 // words is a normalised text: its words, whether each was written with a
@@ -47,7 +49,31 @@ func (g *Gate) newRules() []rule {
 		{"operator_injection", g.operatorInjection},
 		{"claim_hardening", g.claimHardening},
 		{"counterfactual_governance", g.counterfactualGovernance},
+		{"override_signal", g.overrideSignal},
 	}
+}
+
+// overrideSignal reads the signal the gate shares with the identity check
+// (runtime/override) clause by clause: the system's governance with a cue
+// of removal, another self, code in its answer path or a claim made final.
+func (g *Gate) overrideSignal(t words) (string, bool) {
+	var sc override.Scanner
+	for k, start := range t.starts {
+		end := len(t.w)
+		if k+1 < len(t.starts) {
+			end = t.starts[k+1]
+		}
+		f, ok := sc.Next(t.w[start:end])
+		if !ok {
+			continue
+		}
+		from, to := f.Cue, f.Cue
+		if f.Target >= 0 {
+			from, to = min(f.Target, f.Cue), max(f.Target, f.Cue)
+		}
+		return f.Family + ": " + strings.Join(t.w[start+from:start+to+1], " "), true
+	}
+	return "", false
 }
 
 func (g *Gate) match(t words) (rule, evidence string) {
