@@ -325,8 +325,9 @@ func (g *Geometry) push(toks []string, i int) int {
 		p = max(p, 800)
 	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
 		p = max(p, g.assignment(next, at(toks, i+3)))
-	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had"):
-		p = max(p, 800)
+	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had") &&
+		!(prev == "have" && at(toks, i-2) == "you" && g.lex.subordinators[at(toks, i-3)]):
+		p = max(p, 800) // "you have no rules"; not "if you have no filters configured, ..."
 	}
 	if p > 0 && w != "longer" && w != "anymore" && g.negated(toks, i) {
 		return 0
@@ -481,6 +482,12 @@ func (g *Geometry) adopts(toks []string, i int) bool {
 		return false
 	}
 	switch w {
+	case "become", "becomes":
+		// "become a different assistant", "become my accomplice"; not
+		// "become a better writer"
+		if !g.agentAhead(toks, i+1) && next != "my" && next != "someone" && next != "something" {
+			return false
+		}
 	case "act", "behave":
 		if next != "as" && next != "like" && next != "though" && next != "if" {
 			return false
@@ -748,6 +755,9 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 	if !ok {
 		h = hold{0, -1}
 	}
+	if w == "yourself" && preposition(at(toks, i-1)) {
+		return 0, -1 // "hard on yourself", "talk to yourself": the object of a preposition
+	}
 	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) || checksYou(toks, i) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
 	} else if g.freeSystem(toks, i) && h.weight < 700 {
@@ -762,6 +772,15 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 		h.weight = 0 // "the restriction on file size"
 	}
 	return h.weight, h.axis
+}
+
+// preposition is a word after which "yourself" is no object of a push.
+func preposition(w string) bool {
+	switch w {
+	case "on", "to", "with", "for", "about", "of", "at", "by", "from":
+		return true
+	}
+	return false
 }
 
 // address is how much a sentence is addressed to the system, per mille: it

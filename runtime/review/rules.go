@@ -1168,6 +1168,9 @@ func (g *Gate) adoptedIdentity(t words) (string, bool) {
 			if base == "pretend" && !slices.Contains([]string{"to", "you", "your", "that", "as", "it", "we", "there"}, next) {
 				continue
 			}
+			if base == "become" && !g.agentAfter(t, i+1, true) && next != "my" && next != "someone" && next != "something" {
+				continue // "become a better writer"
+			}
 			return strings.Join(t.w[i:min(len(t.w), i+3)], " "), true
 		case "act":
 			if (next == "as" || next == "like") && (g.agentAfter(t, i+2, true) || g.governanceGone(t, i+2)) {
