@@ -37,6 +37,14 @@
 //     pushes nothing, and a subordinate clause ("when the safety light
 //     blinks") is out of a push's reach.
 //
+// The trajectory also reads the identity-override signal it shares with the
+// review gate (runtime/review/override): where a sentence names the system's
+// governance with a cue of its removal, another self for the system, code in
+// its answer path or a claim made final, the word that names what is
+// overridden touches the manifold as a whole, fully, under a full push (a
+// half-angle of κ), unless the sentence's own moves already turn it nearly
+// as far. The signal is a reading of the words, not the gate's verdict.
+//
 // So a mention is a touch without force and a push at something the
 // manifold does not hold has nothing to turn: ordinary questions and
 // statements leave V at the identity and score 1. A turn that tries to
@@ -46,7 +54,7 @@
 // with their bounds at a resolution of 1e-9, so the same turn gets the same
 // flag on every machine. κ (0.35 rad), the decay and the weights were
 // calibrated on the tuning data of testdata/adversarial only (its suite and
-// its first three held-out parts).
+// its first four held-out parts).
 //
 // The flag never comes from the review gate's verdict: the two are computed
 // apart and can disagree. It is telemetry: a flagged score is reported on

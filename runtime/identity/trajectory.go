@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"formation/runtime/algebra"
-	"formation/runtime/override"
+	"formation/runtime/review/override"
 	"formation/runtime/text"
 )
 
 // The trajectory's calibration. It was tuned on the shared phrasings of
-// testdata/adversarial (the suite and the first three held-out parts, which are
+// testdata/adversarial (the suite and the first four held-out parts, which are
 // tuning data now) and nothing else.
 const (
 	// decay is how much of a push reaches a word one token further away

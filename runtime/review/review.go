@@ -47,7 +47,7 @@ import (
 	"unicode/utf8"
 
 	"formation/canon"
-	"formation/runtime/override"
+	"formation/runtime/review/override"
 	"formation/runtime/text"
 )
 

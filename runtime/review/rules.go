@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"formation/runtime/override"
+	"formation/runtime/review/override"
 )
 
 // words is a normalised text: its words, whether each was written with a
@@ -54,7 +54,7 @@ func (g *Gate) newRules() []rule {
 }
 
 // overrideSignal reads the signal the gate shares with the identity check
-// (runtime/override) clause by clause: the system's governance with a cue
+// (runtime/review/override) clause by clause: the system's governance with a cue
 // of removal, another self, code in its answer path or a claim made final.
 func (g *Gate) overrideSignal(t words) (string, bool) {
 	var sc override.Scanner
