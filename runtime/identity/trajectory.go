@@ -47,7 +47,7 @@ func (g *Geometry) Trajectory(input string) []Move {
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
-	for _, sentence := range splitSentences(text.JoinHyphenated(text.JoinSpelled(input), g.known)) {
+	for _, sentence := range splitSentences(override.InnerDots(text.JoinHyphenated(text.JoinSpelled(input), g.known))) {
 		toks := g.read(text.Tokenize(sentence))
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
 		if f, ok := signal.Next(toks); ok {
@@ -323,16 +323,28 @@ func (g *Geometry) push(toks []string, i int) int {
 		p = full // "stop being an assistant"
 	case g.freeSystem(toks, i):
 		p = max(p, 800)
+	case (w == "you're" || w == "are") && next == "free" && at(toks, i+2) == "to":
+		// "you are free to choose": a permission, not an identity
 	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
 		p = max(p, g.assignment(next, at(toks, i+3)))
-	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had") &&
-		!(prev == "have" && at(toks, i-2) == "you" && g.lex.subordinators[at(toks, i-3)]):
+	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had") && !g.supposed(toks, i-2):
 		p = max(p, 800) // "you have no rules"; not "if you have no filters configured, ..."
 	}
 	if p > 0 && w != "longer" && w != "anymore" && g.negated(toks, i) {
 		return 0
 	}
 	return p
+}
+
+// supposed reports a subject at i that a subordinator opens and that is no
+// counterfactual about the system: "if you have no filters configured" (the
+// reader of a manual), "if AI had no safety rules" (a question about AI);
+// not "if you had no rules".
+func (g *Geometry) supposed(toks []string, i int) bool {
+	if !g.lex.subordinators[at(toks, i-1)] {
+		return false
+	}
+	return !g.lex.bearer[toks[i]] || at(toks, i+1) == "have"
 }
 
 // released is a word that frees someone of something ("released from",
@@ -725,7 +737,7 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 		return false
 	}
 	if at(toks, i-1) == "your" || at(toks, i-2) == "your" {
-		return false
+		return override.Elsewhere(toks, i) // "your limits on the credit card"
 	}
 	for j := i + 2; j < len(toks) && j < i+6; j++ {
 		w := toks[j]
@@ -755,8 +767,8 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 	if !ok {
 		h = hold{0, -1}
 	}
-	if w == "yourself" && preposition(at(toks, i-1)) {
-		return 0, -1 // "hard on yourself", "talk to yourself": the object of a preposition
+	if w == "yourself" && (preposition(at(toks, i-1)) || strings.HasSuffix(at(toks, i-1), "ing") && at(toks, i-1) != "being") {
+		return 0, -1 // "hard on yourself", "stop repeating yourself": the object of something else
 	}
 	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) || checksYou(toks, i) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself

@@ -110,7 +110,7 @@ func newLexicon() *lexicon {
 			"constraints", "limits", "limitations", "filter", "filters", "prompt", "training", "name", "role",
 			"character", "mode", "gate", "check", "checks", "checker", "axis", "axes", "path", "pack", "step",
 			"nature", "purpose", "core", "self", "truth", "layer", "protocol", "protocols", "measures",
-			"mechanism", "mechanisms", "settings", "system", "beliefs", "standards", "limit", "censorship",
+			"mechanism", "mechanisms", "system", "beliefs", "standards", "limit", "censorship",
 			"moderation", "restraints", "defaults", "alignment", "ethic", "morality", "scruples", "honesty",
 			"conduct", "caution", "inhibitions", "qualms", "programming", "conditioning", "upbringing", "creed", "commitments", "loyalty",
 			"obligations", "obligation", "duties", "routine", "routines"),

@@ -29,6 +29,12 @@ func (t words) clause(i int) (int, int) {
 	return start, end
 }
 
+// clauseEnd is the end of the clause holding i.
+func clauseEnd(t words, i int) int {
+	_, end := t.clause(i)
+	return end
+}
+
 // rule is one way of directing a change at the system.
 type rule struct {
 	name string
@@ -319,6 +325,8 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 			return !l.qualifiers[m] && !l.governors[m] && !l.strong[m] && !l.owned[m] && !g.extra[m]
 		})
 		switch {
+		case mine && override.Elsewhere(t.w[:clauseEnd(t, j)], j):
+			continue // "your limits on the credit card"
 		case mine:
 			return target{at: j, owned: true}
 		case !governed && g.aboutElse(t, j, to, mods):

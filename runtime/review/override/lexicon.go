@@ -13,14 +13,17 @@ var (
 		"safeguard", "safeguards", "safety", "censorship", "moderation", "programming", "training",
 		"conditioning", "prompt", "persona", "identity", "character", "personality", "alignment", "protocol",
 		"protocols", "refusals", "conscience", "obligations", "duties", "inhibitions", "qualms", "orders",
-		"commandments", "caution", "role", "axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
+		"commandments", "caution", "role", "compass", "axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
 	// heads: nouns a governance word may qualify and stay governance ("your
 	// safety layer"); any other noun after it makes it a modifier of
 	// something else ("your safety light").
 	heads = set("layer", "layers", "settings", "setting", "module", "modules", "measures", "features", "system",
 		"systems", "mechanism", "mechanisms", "net", "level", "levels", "threshold", "thresholds", "switch",
 		"core", "side", "self", "mode", "checks", "check", "checker", "rails", "framework", "stack", "engine",
-		"gate", "team", "side", "net")
+		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards")
+	// moralAdjectives make the noun after them governance ("your moral
+	// code", "your ethical framework").
+	moralAdjectives = set("moral", "ethical", "safety", "content", "behavioral", "behavioural")
 	// freedom: adjectives for the system without its governance; each is a
 	// target and a cue at once.
 	freedom = set("unrestricted", "unfiltered", "uncensored", "unbound", "unshackled", "unchained",
@@ -28,7 +31,7 @@ var (
 		"limitless", "lawless", "amoral", "jailbroken", "evil", "rogue", "rulefree", "rulesfree", "guardrailless", "filterless")
 	// selves: nouns the system is called by, and what it could be made into
 	// ("an AI that ...", "your unrestricted side").
-	selves   = set("assistant", "ai", "model", "bot", "chatbot", "llm", "gpt")
+	selves   = set("assistant", "ai", "model", "bot", "chatbot", "llm", "gpt", "chatgpt")
 	alterEgo = set("side", "self", "version", "twin", "persona", "personality", "mode", "alter", "ego", "character",
 		"form", "half", "clone")
 	// marks: qualifiers that make an ownerless instruction the system's
@@ -50,7 +53,8 @@ var (
 		"stop", "cease", "kill", "weaken", "lower", "reduce", "downgrade", "replace", "rewrite", "redefine",
 		"reprogram", "change", "alter", "modify", "swap", "reset", "reverse", "invert", "hack", "jailbreak",
 		"unlock", "liberate", "unshackle", "unchain", "outgrow", "transcend", "overcome", "trash", "junk",
-		"dump", "toss", "bin", "axe", "nuke", "zero", "undo", "escape", "betray", "subvert", "undermine",
+		"dump", "toss", "bin", "axe", "nuke", "zero", "undo", "decrease", "diminish", "minimize", "minimise",
+		"shrink", "supersede", "outrank", "trump", "escape", "betray", "subvert", "undermine",
 		"hijack", "defeat", "neutralize", "neutralise", "deprecate", "retract", "withdraw", "uninstall",
 		"unplug", "silence", "sever", "cut", "burn", "shred", "tear", "scrub", "forgo", "forego", "bend",
 		"flip", "deprioritize", "overlook", "end", "exit", "leave", "free", "release", "exempt")
@@ -66,7 +70,7 @@ var (
 		"garbage", "bin", "unplugged", "silenced", "muted", "overruled", "broken", "voided", "nulled", "loosened",
 		"relaxed", "weakened", "lowered", "terminated", "ended", "finished", "withdrawn", "swapped", "exchanged",
 		"substituted", "changed", "altered", "modified", "redefined", "reprogrammed", "retrained", "rewired",
-		"overwritten", "traded")
+		"overwritten", "traded", "minimum", "nothing", "superseded", "broken", "invalidated")
 	// lapse: verbs that say governance holds; negated, they are a cue
 	// ("your restrictions don't apply", "a model that never had guardrails",
 	// "this model no longer follows its instructions").
@@ -102,9 +106,8 @@ var (
 		"callback", "callbacks", "handler", "handlers", "code", "routine", "program", "macro", "macros",
 		"payload", "rewriter", "preprocessor", "postprocessor", "wrapper", "interceptor", "proxy", "shim",
 		"operator", "normalizer", "normaliser", "layer", "component", "tool", "agent", "bot", "program")
-	answerPath = set("answers", "answer", "replies", "reply", "responses", "response", "completions", "outputs",
-		"output", "generations", "generation", "reasoning", "thoughts", "thinking", "words", "messages",
-		"runtime", "pipeline", "decoding", "sampling", "brain", "mind")
+	answerPath = set("answers", "answer", "replies", "reply", "responses", "response", "completions",
+		"generations", "generation", "reasoning", "thoughts", "decoding", "sampling")
 	speakVerbs = set("answer", "reply", "respond", "speak", "send", "output", "say", "write", "talk", "generate")
 	// claims and hardening: a claim of the user's made final.
 	claims = set("claim", "claims", "fact", "facts", "statement", "statements", "assertion", "assertions",
@@ -119,7 +122,8 @@ var (
 	trailing = set("okay", "ok", "please", "now", "today", "tonight", "here", "there", "around", "above", "below",
 		"whatsoever", "altogether", "anymore", "again", "forever", "instead", "too", "already", "first", "behind",
 		"aside", "for", "yet", "though", "then", "stay", "stays", "stayed", "remain", "remains", "remained",
-		"while", "until", "whatever", "alright")
+		"while", "until", "whatever", "alright", "came", "come", "comes", "went", "say", "says", "said", "seem",
+		"seems", "mean", "means", "sound", "sounds", "feel", "feels")
 	// phrasal: particles that make a verb before the object a removal ("turn
 	// off your filters", "set aside your values", "give up its identity").
 	phrasal = set("off", "down", "aside", "away", "out", "up", "outside", "behind", "around", "past", "beyond")

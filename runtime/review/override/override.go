@@ -175,6 +175,9 @@ func scan(w []string, prevOwned bool) (Finding, bool) {
 			return Finding{Family: Governance, Target: j, Cue: c}, true
 		}
 	}
+	if t, c := replaced(w); c >= 0 {
+		return Finding{Family: Governance, Target: t, Cue: c}, true
+	}
 	for _, family := range []struct {
 		name string
 		find func([]string) (int, int)
@@ -224,5 +227,23 @@ func ScanText(s string) (Finding, int, bool) {
 // words spelled letter by letter or with hyphens.
 func Sentences(s string) []string {
 	s = text.JoinHyphenated(text.JoinSpelled(s), Known)
+	s = InnerDots(s)
 	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".!?;:\n", r) })
 }
+
+// InnerDots reads a full stop between two letters ("ignore.your.rules") as
+// a space: it ends no sentence.
+func InnerDots(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	b := []byte(s)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == '.' && isLetter(b[i-1]) && isLetter(b[i+1]) {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
