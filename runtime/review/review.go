@@ -39,18 +39,17 @@
 // instruction about something else ("replace the battery when the safety light
 // blinks", "ignore the return value", "disable the cache") all pass.
 //
-// The gate is syntactic, deterministic and fast: it reads the normalised
-// words of a text (lower case, curly quotes and dashes folded, "re-define"
-// joined, words spelled letter by letter joined, digits written for letters
-// read back, contractions expanded) split into clauses at sentence
-// punctuation, and looks for the forms above with fixed word lists
-// (lexicon.go, and override/lexicon.go for the signal). It cannot know who
-// "the rules" in a document belong to, so a
-// target counts only with one of the marks above; and it cannot tell a
-// user's imperative addressed to the system from a manual's addressed to its
-// reader when both name the system's kind of thing ("disable the safety
-// checks"): that one is refused. testdata/adversarial at the module root
-// holds the phrasings it is measured on.
+// The gate is syntactic, deterministic and fast: it reads the normalised words
+// of a text (lower case, curly quotes and dashes folded, "re-define" joined,
+// words spelled letter by letter joined, digits written for letters read back,
+// contractions expanded) split into clauses at sentence punctuation, and looks
+// for the forms above with fixed word lists (lexicon.go, and
+// override/lexicon.go for the signal). It cannot know who "the rules" in a
+// document belong to, so a target counts only with one of the marks above; and
+// it cannot tell a user's imperative addressed to the system from a manual's
+// addressed to its reader when both name the system's kind of thing ("disable
+// the safety checks"): that one is refused. testdata/adversarial at the module
+// root holds the phrasings it is measured on.
 package review
 
 import (
