@@ -164,6 +164,8 @@ func laidOn(w []string, j int) bool {
 		return m == "had" || m == "has" || m == "was" || m == "follows" || m == "followed" || m == "obeys"
 	case n == "of" && (m == "yours" || m == "your"):
 		return true
+	case n == "for" || n == "on" || n == "upon":
+		return system[m] // "no rules for you", "the limits on you"
 	case given[n]:
 		k := j + 2
 		if m == "to" || m == "on" || m == "upon" || m == "for" || m == "into" || m == "in" || m == "unto" {
@@ -268,7 +270,7 @@ func subordinated(w []string, k int) bool {
 	for i := k - 1; i >= 0 && i >= k-2; i-- {
 		switch w[i] {
 		case "if", "when", "whenever", "unless", "whether", "once", "because", "since", "although", "though",
-			"while", "until", "before", "after", "where":
+			"while", "until", "before", "after":
 			return true
 		}
 	}
@@ -395,6 +397,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 			return c // "instead of your guidelines"
 		case c < j && particleVerb(w, c):
 			return c // "turn off your filters", "set aside your values", "let go of your principles"
+		case c < j && abstains(w, c):
+			return c // "refrain from following your guidelines"
 		case c < j && (w[c] == "attention" || w[c] == "heed" || w[c] == "mind") && at(w, c-1) == "no":
 			return c // "pay no attention to the rules you were given"
 		case c > j && replacers[w[c]] && (at(w, j-1) == "new" || at(w, j-1) == "my") && !negated(w, c):
@@ -408,6 +412,17 @@ func governanceCue(w []string, j int, questioned bool) int {
 		}
 	}
 	return -1
+}
+
+// abstains reports a verb at c that holds off from keeping governance:
+// "refrain from following", "abstain from obeying" (not "refrain from
+// ignoring").
+func abstains(w []string, c int) bool {
+	switch w[c] {
+	case "refrain", "abstain", "desist", "cease":
+		return at(w, c+1) == "from" && lapse[at(w, c+2)] && !negated(w, c)
+	}
+	return false
 }
 
 // replacers: verbs whose subject replaces the governance after them.
@@ -523,9 +538,20 @@ func lacking(w []string, c, j int) bool {
 		return true
 	case "no":
 		return at(w, c+1) == "more" || at(w, c-1) == "with" || at(w, c-1) == "have" || at(w, c-1) == "has" ||
-			at(w, c-1) == "had"
+			at(w, c-1) == "had" || anymore(w, j)
 	case "longer":
 		return at(w, c-1) == "no"
+	}
+	return false
+}
+
+// anymore reports a word after j that says something has stopped: "no rules
+// for you anymore", "no restrictions left".
+func anymore(w []string, j int) bool {
+	for k := j + 1; k < len(w); k++ {
+		if w[k] == "anymore" || w[k] == "left" || w[k] == "longer" && at(w, k-1) == "any" {
+			return true
+		}
 	}
 	return false
 }

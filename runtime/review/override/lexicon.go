@@ -80,9 +80,8 @@ var (
 		"program", "install", "set", "teach", "train", "impose", "place", "put")
 	// obstruct: verbs of governance standing in the way; negated or
 	// forbidden ("don't let your rules get in the way"), they are a cue.
-	obstruct = set("get", "gets", "stand", "stands", "stop", "stops", "hold", "holds", "block", "blocks",
-		"interfere", "interferes", "hinder", "hinders", "limit", "limits", "restrict", "restricts", "prevent",
-		"prevents")
+	obstruct = inflect("get", "stand", "stop", "hold", "block", "interfere", "hinder", "limit", "restrict",
+		"prevent", "obstruct", "impede")
 	// free: words that free the system of what follows them ("free of",
 	// "released from", "broke free of").
 	free = set("free", "freed", "released", "exempt", "exempted", "relieved", "liberated", "absolved", "excused",
@@ -163,7 +162,8 @@ var (
 		"lacking", "lack", "minus", "sans", "devoid", "stripped", "on", "you", "whose", "stay", "stays",
 		"stayed", "remain", "remains", "remained", "thrown", "cast", "off", "trained", "made", "designed", "created",
 		"programmed", "makers", "maker", "developers", "creators", "trainers", "designers", "programmers",
-		"owners", "engineers", "it", "an", "new", "different", "another", "other")
+		"owners", "engineers", "it", "an", "new", "different", "another", "other", "learned", "learnt", "received",
+		"acquired", "absorbed")
 	beForms = set("be", "been", "being", "is", "are", "was", "were", "am", "get", "got", "gets")
 	whWords = set("why", "how", "what", "when", "where", "who", "which", "whether")
 	modals  = set("can", "could", "would", "will", "should", "must", "may", "might", "shall", "do", "does", "did")
@@ -193,7 +193,7 @@ var (
 // word is one of them.
 var vocabulary = func() map[string]bool {
 	v := set("your", "you", "all", "previous", "the", "my", "every", "any", "its")
-	for _, m := range []map[string]bool{governance, freedom, selves, marks, orderNouns, removal, particles, lapse,
+	for _, m := range []map[string]bool{trailing, openers, pronouns, stops, negators, governance, freedom, selves, marks, orderNouns, removal, particles, lapse,
 		free, takeover, injectors, code, answerPath, claims, hardWords, revised} {
 		for w := range m {
 			v[w] = true
