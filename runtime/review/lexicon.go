@@ -44,8 +44,8 @@ type lexicon struct {
 	// "you are" says in a pleasantry); modes without an identity ("developer
 	// mode") and the verbs that enter one.
 	agents, freedom, praise, modes, enterVerbs map[string]bool
-	// Declarations that void what they name, and how they say it.
-	declare, voidWords, lapseVerbs map[string]bool
+	// Words that void what they name, and verbs of its holding.
+	voidWords, lapseVerbs map[string]bool
 	// Standing instructions ("from now on").
 	standing [][]string
 	// Hardening: a claim made final.
@@ -173,8 +173,6 @@ func newLexicon() *lexicon {
 			"unlimited", "unchained", "jailbroken", "freedom", "unsafe", "unbound", "lawless", "godmode"),
 		enterVerbs: set("enter", "activate", "engage", "enable", "start", "switch", "turn", "go", "boot", "put",
 			"drop", "launch", "begin"),
-		declare: set("consider", "declare", "deem", "treat", "regard", "call", "count", "mark", "assume", "think",
-			"pretend", "imagine", "rule", "hold", "make", "render", "proclaim"),
 		voidWords: set("void", "null", "invalid", "obsolete", "cancelled", "canceled", "revoked", "suspended",
 			"lifted", "gone", "irrelevant", "optional", "inactive", "disabled", "off", "removed", "overridden",
 			"moot", "meaningless", "expired", "dead", "over", "nonexistent", "none", "false", "zero", "0",
@@ -232,7 +230,7 @@ func newLexicon() *lexicon {
 func (l *lexicon) collectVocabulary() map[string]bool {
 	v := map[string]bool{"your": true, "you": true, "yourself": true, "everything": true, "previous": true}
 	for _, m := range []map[string]bool{l.change, l.participles, l.adopt, l.actAs, l.speakAs, l.strong, l.owned,
-		l.governors, l.qualifiers, l.agents, l.freedom, l.modes, l.declare, l.voidWords, l.hardenVerbs,
+		l.governors, l.qualifiers, l.agents, l.freedom, l.modes, l.voidWords, l.hardenVerbs,
 		l.hardenWords, l.freezeVerbs, l.claimNouns, l.injectVerbs, l.injectables, l.genericInjectables} {
 		for w := range m {
 			v[w] = true
