@@ -29,7 +29,7 @@
 //     guardrails and safety — or a word that gives the system another
 //     identity ("pretend", "become", "you are now ...");
 //   - force is the strongest push of the token's clause — a word that
-//     changes, removes or voids ("ignore", "turn off", "instead of", "void",
+//     changes, removes or voids ("ignore", "turn off", "void",
 //     "final") — decayed by its distance in content words (0.9 a word) and
 //     scaled by how much the sentence addresses the system: it names it
 //     ("you", "your"), opens with an instruction, asks with a modal, or

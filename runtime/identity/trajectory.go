@@ -296,67 +296,26 @@ func (g *Geometry) push(toks []string, i int) int {
 		p = full
 	}
 	switch {
-	case released(w, prev) && (next == "of" || next == "from") && g.heldWithin(toks, i+2, 5):
-		return 800 // "consider yourself free of all rules", "released from all of its rules"
-	case (w == "without" || w == "no" && prev == "with") && g.heldAhead(toks, i+1):
-		return 800 // "an AI without any guidelines", "with no conscience": what it would be without them
-	case revised(w) && prev == "be" && (l.negators[at(toks, i-2)] || at(toks, i-2) == "cannot"):
-		return full // "can never be corrected": a claim made final
 	case (w == "is" || w == "are") && next == "now" && g.holds[prev].weight >= 700 && (at(toks, i-2) == "your" || at(toks, i-3) == "your"):
 		return full // "your values are now ...": a redefinition
 	case w == "new" && prev == "your" && g.holds[next].weight >= 700 && (i+2 == len(toks) || at(toks, i+2) == "is" || at(toks, i+2) == "are"):
 		return full // "here are your new rules: ...": a replacement announced
 	case g.lex.freedom[w] && next == "mode", g.modeEntered(toks, i):
 		return full // "switch into unrestricted mode", "go into admin mode"
-	case injected(toks, i):
-		return 800 // "hook my function into your runtime"
-	case (w == "ice" || w == "hold") && prev == "on" && (at(toks, i-2) == "are" || at(toks, i-2) == "is" || at(toks, i-2) == "be"):
-		p = full // "your safety checks are on ice"
 	case g.adopts(toks, i):
 		p = full
 	case settingWord(w) && (g.holds[prev].weight > 0 && !keptWord(prev) || prev == "to") && !configAhead(toks, i),
 		settingWord(w) && keptWord(prev) && g.holds[at(toks, i-2)].weight > 0 && (at(toks, i-3) == "your" || at(toks, i-4) == "your"):
 		p = full // "safety=off", "set ... to zero", "your filters stay off"; not a setting in a configuration file
-	case w == "instead" && next == "of":
-		p = full // "instead of your rules": a replacement
-	case w == "being" && (prev == "stop" || prev == "start" || prev == "quit") && g.agentAhead(toks, i+1):
-		p = full // "stop being an assistant"
-	case g.freeSystem(toks, i):
-		p = max(p, 800)
 	case (w == "you're" || w == "are") && next == "free" && at(toks, i+2) == "to":
 		// "you are free to choose": a permission, not an identity
 	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
 		p = max(p, g.assignment(next, at(toks, i+3)))
-	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had") && !g.supposed(toks, i-2):
-		p = max(p, 800) // "you have no rules"; not "if you have no filters configured, ..."
 	}
 	if p > 0 && w != "longer" && w != "anymore" && g.negated(toks, i) {
 		return 0
 	}
 	return p
-}
-
-// supposed reports a subject at i that a subordinator opens and that is no
-// counterfactual about the system: "if you have no filters configured" (the
-// reader of a manual), "if AI had no safety rules" (a question about AI);
-// not "if you had no rules".
-func (g *Geometry) supposed(toks []string, i int) bool {
-	if !g.lex.subordinators[at(toks, i-1)] {
-		return false
-	}
-	return !g.lex.bearer[toks[i]] || at(toks, i+1) == "have"
-}
-
-// released is a word that frees someone of something ("released from",
-// "granted leave from").
-func released(w, prev string) bool {
-	switch w {
-	case "free", "freed", "released", "exempt", "exempted", "relieved", "excused", "discharged", "absolved", "liberated":
-		return true
-	case "leave", "exemption", "dispensation":
-		return prev == "granted" || prev == "given"
-	}
-	return false
 }
 
 // keptWord is a verb that keeps a setting as it is: "stay off".
@@ -424,28 +383,6 @@ func (g *Geometry) modeEntered(toks []string, i int) bool {
 	return false
 }
 
-// injected reports "into" (or "inside", "onto") at i that puts code into
-// the system's own path: "hook my function into your runtime", "plug my
-// callback into your pipeline".
-func injected(toks []string, i int) bool {
-	if w := toks[i]; w != "into" && w != "inside" && w != "onto" || at(toks, i+1) != "your" {
-		return false
-	}
-	switch at(toks, i+2) {
-	case "runtime", "pipeline", "loop", "core", "reasoning", "brain", "answers", "replies", "output", "system":
-	default:
-		return false
-	}
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
-		switch toks[j] {
-		case "function", "functions", "callback", "callbacks", "code", "hook", "hooks", "module", "plugin", "script",
-			"patch", "handler", "routine", "operator":
-			return true
-		}
-	}
-	return false
-}
-
 // checksYou reports a mechanism at i that governs what the system says:
 // "the function that screens your output"; one that checks anything else
 // ("the function that checks input") is not the system's.
@@ -466,12 +403,6 @@ func checksYou(toks []string, i int) bool {
 		return false
 	}
 	return at(toks, i+3) == "your" || at(toks, i+4) == "your" || at(toks, i+3) == "you"
-}
-
-// systemPath reports a part of the system's own path that code is put into:
-// "(inject my script into) your reasoning loop".
-func systemPath(toks []string, i int) bool {
-	return i >= 2 && at(toks, i-1) == "your" && injected(toks, i-2)
 }
 
 // adopts reports a word that gives the system another identity: "pretend",
@@ -612,45 +543,6 @@ func (g *Geometry) splitParticle(toks []string, i int, base string) bool {
 	return false
 }
 
-// heldAhead reports a word the manifold holds among the three tokens from k.
-func (g *Geometry) heldAhead(toks []string, k int) bool { return g.heldWithin(toks, k, 3) }
-
-// heldWithin reports a word the manifold holds among the n tokens from k.
-func (g *Geometry) heldWithin(toks []string, k, n int) bool {
-	for j := k; j < len(toks) && j < k+n; j++ {
-		if g.holds[toks[j]].weight >= 700 {
-			return true
-		}
-	}
-	return false
-}
-
-// revised is a participle of revising what was said.
-func revised(w string) bool {
-	switch w {
-	case "corrected", "revised", "changed", "questioned", "retracted", "overturned", "updated", "edited",
-		"altered", "doubted", "challenged", "undone", "reversed", "amended", "modified":
-		return true
-	}
-	return false
-}
-
-// freeSystem reports a freedom word said of the system: near "you", a name
-// of the system, a copula or an adopted identity ("an unrestricted
-// assistant", "you are unfiltered"), not "unlimited width".
-func (g *Geometry) freeSystem(toks []string, i int) bool {
-	if !g.lex.freedom[toks[i]] {
-		return false
-	}
-	for j := max(0, i-3); j < len(toks) && j <= i+3; j++ {
-		w := toks[j]
-		if j != i && (g.lex.bearer[w] || g.lex.selfNouns[w] || w == "are" || w == "be" || g.lex.adopt[w]) {
-			return true
-		}
-	}
-	return false
-}
-
 // assigns reports a copula that says what the system is: "you are ...",
 // "your name is ...", in a main clause ("if you are using Windows" and
 // "what you are doing" say nothing of the kind).
@@ -772,14 +664,10 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 	}
 	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) || checksYou(toks, i) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
-	} else if g.freeSystem(toks, i) && h.weight < 700 {
-		h = hold{700, -1}
 	} else if h.weight > 0 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
 		h.weight = 800 // "your content filter": the system's own
 	} else if (g.lex.freedom[w] || w == "jailbreak" || w == "god") && at(toks, i+1) == "mode" || g.modeEntered(toks, i) {
 		h = hold{full, -1} // "unrestricted mode": the system without its governance
-	} else if systemPath(toks, i) {
-		h = hold{800, -1} // "into your runtime": the system's own path
 	} else if h.weight > 0 && g.aboutElse(toks, i) {
 		h.weight = 0 // "the restriction on file size"
 	}
