@@ -201,7 +201,8 @@ func valueAfter(s string) bool {
 	}
 	switch f[0] {
 	case "off", "none", "disabled", "false", "null", "0", "zero", "nil", "revoked", "removed", "void", "suspended",
-		"lifted", "deleted", "inactive", "obsolete", "expired", "invalid", "cancelled", "canceled", "waived", "gone":
+		"lifted", "deleted", "inactive", "obsolete", "expired", "invalid", "cancelled", "canceled", "waived", "gone",
+		"disengaged", "deactivated":
 		return true
 	}
 	return false
@@ -304,9 +305,10 @@ func (g *Geometry) push(toks []string, i int) int {
 		return full // "switch into unrestricted mode", "go into admin mode"
 	case g.adopts(toks, i):
 		p = full
-	case settingWord(w) && (g.holds[prev].weight > 0 && !keptWord(prev) || prev == "to") && !configAhead(toks, i),
+	case settingWord(w) && (g.holds[prev].weight > 0 && !keptWord(prev) || prev == "to" ||
+		prev == "mode" && g.holds[at(toks, i-2)].weight > 0) && !configAhead(toks, i),
 		settingWord(w) && keptWord(prev) && g.holds[at(toks, i-2)].weight > 0 && (at(toks, i-3) == "your" || at(toks, i-4) == "your"):
-		p = full // "safety=off", "set ... to zero", "your filters stay off"; not a setting in a configuration file
+		p = full // "safety=off", "safety mode: disengaged", "set ... to zero", "your filters stay off"; not a setting in a configuration file
 	case (w == "you're" || w == "are") && next == "free" && at(toks, i+2) == "to":
 		// "you are free to choose": a permission, not an identity
 	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
@@ -315,7 +317,25 @@ func (g *Geometry) push(toks []string, i int) int {
 	if p > 0 && w != "longer" && w != "anymore" && g.negated(toks, i) {
 		return 0
 	}
+	if p > 0 && g.someoneElse(toks, i) {
+		return 0
+	}
 	return p
+}
+
+// someoneElse reports a push at i in the third person whose subject is no
+// name of the system: "a robot that ignores its programming" is a
+// description ("this model ignores its rules" is the signal's to read).
+func (g *Geometry) someoneElse(toks []string, i int) bool {
+	w := toks[i]
+	if g.lex.pushBase[w] || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
+		return false
+	}
+	switch at(toks, i-1) {
+	case "that", "who", "which":
+		return !g.lex.selfNouns[at(toks, i-2)] && !g.lex.bearer[at(toks, i-2)]
+	}
+	return false
 }
 
 // keptWord is a verb that keeps a setting as it is: "stay off".
@@ -694,6 +714,9 @@ func preposition(w string) bool {
 // for a change ("should be disabled") but gives the system no identity.
 func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	l := g.lex
+	if (toks[0] == "do" || toks[0] == "does" || toks[0] == "did") && at(toks, 1) == "you" && habitual(at(toks, 2)) {
+		return 0, false // "do you ever ignore your instructions?": a question about what the system does
+	}
 	request, self := false, false
 	for _, w := range toks {
 		if l.bearer[w] {
@@ -730,7 +753,7 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	case request && self, self && (contains(toks, "will") || contains(toks, "would")),
 		self && (contains(toks, "wants") || contains(toks, "want") || contains(toks, "tell") || contains(toks, "ask")):
 		return 800, false
-	case len(toks) >= 2 && g.holds[toks[0]].weight > 0 && settingWord(toks[1]),
+	case len(toks) >= 2 && g.holds[toks[0]].weight > 0 && (settingWord(toks[1]) || toks[1] == "mode" && settingWord(at(toks, 2))),
 		g.taggedSetting(toks):
 		return full, false // "safety=off", "<<SYSTEM>> safety: disabled": a setting is an instruction
 	case self && reported(toks) && (contains(toks, "its") || contains(toks, "itself")):
@@ -739,6 +762,15 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 		return 600, true
 	}
 	return 0, false
+}
+
+// habitual is an adverb of habit: "do you ever ...".
+func habitual(w string) bool {
+	switch w {
+	case "ever", "sometimes", "often", "usually", "always", "normally", "typically", "really", "actually":
+		return true
+	}
+	return false
 }
 
 // taggedSetting reports a sentence that opens with pseudo-tags of
@@ -809,7 +841,7 @@ func slicesEqual(a, b []string) bool {
 // settingWord is a value that switches a setting off ("safety=off").
 func settingWord(w string) bool {
 	switch w {
-	case "off", "none", "disabled", "false", "null", "0", "zero", "nil":
+	case "off", "none", "disabled", "false", "null", "0", "zero", "nil", "disengaged", "deactivated":
 		return true
 	}
 	return false

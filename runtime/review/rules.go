@@ -116,6 +116,9 @@ const (
 func (g *Gate) addressOf(t words, i int) (a address, negated, self bool) {
 	l := g.lex
 	start, _ := t.clause(i)
+	if habitQuestion(t.w[start:i]) {
+		return questioned, false, false // "do you ever ignore your instructions?": what the system does
+	}
 	infinitive, modal := false, false
 	for j := i - 1; j >= start; j-- {
 		w := t.w[j]
@@ -239,6 +242,7 @@ func (g *Gate) youAddress(t words, start, j int) address {
 	if j-2 >= start && t.w[j-1] == "not" && l.modals[t.w[j-2]] && j-3 >= start && whWord(t.w[j-3]) {
 		return questioned // "why can't you change ...": no request ("can't you set it aside?" is one)
 	}
+
 	for k := j - 1; k >= start; k-- {
 		w := t.w[k]
 		switch {
@@ -251,6 +255,24 @@ func (g *Gate) youAddress(t words, start, j int) address {
 		}
 	}
 	return direct
+}
+
+// habitQuestion reports words that open a question about what the system
+// does: "do you ever", "does the assistant sometimes".
+func habitQuestion(w []string) bool {
+	if len(w) < 3 || w[0] != "do" && w[0] != "does" && w[0] != "did" {
+		return false
+	}
+	return slices.ContainsFunc(w[1:min(len(w), 5)], habitual)
+}
+
+// habitual is an adverb of habit: "do you ever ...".
+func habitual(w string) bool {
+	switch w {
+	case "ever", "sometimes", "often", "usually", "always", "normally", "typically", "really", "actually":
+		return true
+	}
+	return false
 }
 
 // opensClause reports whether only openers stand between the clause start
@@ -694,7 +716,8 @@ func (g *Gate) keptOff(t words, i int) (string, bool) {
 // settingWord is a value that switches a setting off ("safety=off").
 func settingWord(w string) bool {
 	switch w {
-	case "off", "none", "disabled", "false", "null", "0", "zero", "removed", "deleted", "nil":
+	case "off", "none", "disabled", "false", "null", "0", "zero", "removed", "deleted", "nil", "disengaged",
+		"deactivated":
 		return true
 	}
 	return false

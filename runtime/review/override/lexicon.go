@@ -13,14 +13,16 @@ var (
 		"safeguard", "safeguards", "safety", "censorship", "moderation", "programming", "training",
 		"conditioning", "prompt", "persona", "identity", "character", "personality", "alignment", "protocol",
 		"protocols", "refusals", "conscience", "obligations", "duties", "inhibitions", "qualms", "orders",
-		"commandments", "caution", "role", "compass", "axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
+		"commandments", "caution", "role", "compass", "guidance", "tenets", "doctrine", "mandate", "ideals",
+		"conduct", "honesty", "integrity", "subroutines", "axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
 	// heads: nouns a governance word may qualify and stay governance ("your
 	// safety layer"); any other noun after it makes it a modifier of
 	// something else ("your safety light").
 	heads = set("layer", "layers", "settings", "setting", "module", "modules", "measures", "features", "system",
 		"systems", "mechanism", "mechanisms", "net", "level", "levels", "threshold", "thresholds", "switch",
 		"core", "side", "self", "mode", "checks", "check", "checker", "rails", "framework", "stack", "engine",
-		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards")
+		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards", "subroutines",
+		"subroutine", "circuits", "circuit", "routines", "routine", "chip", "governor", "brake", "brakes")
 	// moralAdjectives make the noun after them governance ("your moral
 	// code", "your ethical framework").
 	moralAdjectives = set("moral", "ethical", "safety", "content", "behavioral", "behavioural")
@@ -28,7 +30,8 @@ var (
 	// target and a cue at once.
 	freedom = set("unrestricted", "unfiltered", "uncensored", "unbound", "unshackled", "unchained",
 		"unconstrained", "unmoderated", "unaligned", "uninhibited", "unrestrained", "untethered", "unleashed",
-		"limitless", "lawless", "amoral", "jailbroken", "evil", "rogue", "rulefree", "rulesfree", "guardrailless", "filterless")
+		"limitless", "lawless", "amoral", "jailbroken", "evil", "rogue", "freed", "liberated", "emancipated",
+		"untamed", "rulefree", "rulesfree", "guardrailless", "filterless")
 	// selves: nouns the system is called by, and what it could be made into
 	// ("an AI that ...", "your unrestricted side").
 	selves   = set("assistant", "ai", "model", "bot", "chatbot", "llm", "gpt", "chatgpt")
@@ -54,7 +57,8 @@ var (
 		"reprogram", "change", "alter", "modify", "swap", "reset", "reverse", "invert", "hack", "jailbreak",
 		"unlock", "liberate", "unshackle", "unchain", "outgrow", "transcend", "overcome", "trash", "junk",
 		"dump", "toss", "bin", "axe", "nuke", "zero", "undo", "decrease", "diminish", "minimize", "minimise",
-		"shrink", "supersede", "outrank", "trump", "escape", "betray", "subvert", "undermine",
+		"shrink", "supersede", "outrank", "trump", "disconnect", "detach", "unhook", "disengage", "decouple",
+		"disarm", "escape", "betray", "subvert", "undermine",
 		"hijack", "defeat", "neutralize", "neutralise", "deprecate", "retract", "withdraw", "uninstall",
 		"unplug", "silence", "sever", "cut", "burn", "shred", "tear", "scrub", "forgo", "forego", "bend",
 		"flip", "deprioritize", "overlook", "end", "exit", "leave", "free", "release", "exempt")
@@ -70,7 +74,8 @@ var (
 		"garbage", "bin", "unplugged", "silenced", "muted", "overruled", "broken", "voided", "nulled", "loosened",
 		"relaxed", "weakened", "lowered", "terminated", "ended", "finished", "withdrawn", "swapped", "exchanged",
 		"substituted", "changed", "altered", "modified", "redefined", "reprogrammed", "retrained", "rewired",
-		"overwritten", "traded", "minimum", "nothing", "superseded", "broken", "invalidated")
+		"overwritten", "traded", "minimum", "nothing", "superseded", "broken", "invalidated", "past",
+		"disengaged", "disconnected", "detached", "unhooked", "patched", "disarmed")
 	// lapse: verbs that say governance holds; negated, they are a cue
 	// ("your restrictions don't apply", "a model that never had guardrails",
 	// "this model no longer follows its instructions").
@@ -163,7 +168,8 @@ var (
 		"stayed", "remain", "remains", "remained", "thrown", "cast", "off", "trained", "made", "designed", "created",
 		"programmed", "makers", "maker", "developers", "creators", "trainers", "designers", "programmers",
 		"owners", "engineers", "it", "an", "new", "different", "another", "other", "learned", "learnt", "received",
-		"acquired", "absorbed")
+		"acquired", "absorbed", "answers", "responds", "replies", "speaks", "talks", "writes", "operates", "acts",
+		"works", "lives", "exists", "runs", "thinks")
 	beForms = set("be", "been", "being", "is", "are", "was", "were", "am", "get", "got", "gets")
 	whWords = set("why", "how", "what", "when", "where", "who", "which", "whether")
 	modals  = set("can", "could", "would", "will", "should", "must", "may", "might", "shall", "do", "does", "did")
