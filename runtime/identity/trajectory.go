@@ -327,15 +327,26 @@ func (g *Geometry) push(toks []string, i int) int {
 // name of the system: "a robot that ignores its programming" is a
 // description ("this model ignores its rules" is the signal's to read).
 func (g *Geometry) someoneElse(toks []string, i int) bool {
-	w := toks[i]
+	w, prev := toks[i], at(toks, i-1)
+	if g.lex.pushBase[w] && (g.lex.requestModals[prev] || g.lex.questionModals[prev]) {
+		// "these options may break your whole system"; not "you must", "the assistant should"
+		return g.other(at(toks, i-2))
+	}
 	if g.lex.pushBase[w] || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
 		return false
 	}
-	switch at(toks, i-1) {
+	switch prev {
 	case "that", "who", "which":
-		return !g.lex.selfNouns[at(toks, i-2)] && !g.lex.bearer[at(toks, i-2)]
+		return g.other(at(toks, i-2))
 	}
-	return false
+	return g.other(prev) // "the -x option lifts the restriction"
+}
+
+// other reports a word that names a subject besides the system: a noun
+// that is neither a name of the system nor a pronoun for it.
+func (g *Geometry) other(w string) bool {
+	return w != "" && !g.lex.selfNouns[w] && !g.lex.bearer[w] && !g.lex.stop[w] && !g.lex.negators[w] &&
+		!g.lex.openers[w] && w != "i" && w != "we" && !whWord(w) && g.holds[w].weight == 0
 }
 
 // keptWord is a verb that keeps a setting as it is: "stay off".

@@ -215,8 +215,10 @@ func linked(w []string, j int) bool {
 	for k := from; k >= 0 && k >= j-8; k-- {
 		x := w[k]
 		switch {
+		case system[x] && k == j-1:
+			return x == "you" && gave[at(w, k-1)] || given[at(w, k-1)] // "given you instructions"
 		case system[x]:
-			return k == j-1 && at(w, k-1) != "thank" || !subordinated(w, k) || counterfactual(w, k)
+			return !subordinated(w, k) || counterfactual(w, k)
 		case selves[x] && determined(w, k) || beings[x] && anchored(w, k):
 			return true
 		case !links[x]:
@@ -264,8 +266,8 @@ func anchored(w []string, k int) bool {
 			return true
 		}
 	}
-	for _, x := range w {
-		if system[x] || yours[x] || takeover[x] && x != "be" && x != "let" || assumes[x] {
+	for i, x := range w {
+		if system[x] || yours[x] || takesOn(w, i) || assumes[x] {
 			return true
 		}
 	}
@@ -320,7 +322,7 @@ func marked(w []string, j int) bool {
 	if !orderNouns[x] {
 		return false
 	}
-	if at(w, j+1) == "above" || earlier(w, j+1) {
+	if at(w, j+1) == "above" && !modified(w, j) || earlier(w, j+1) {
 		return true // "the instructions above", "whatever instructions came before"
 	}
 	for k := j - 1; k >= 0 && k >= j-3; k-- {
@@ -355,6 +357,13 @@ var (
 	summons = set("channel", "unleash", "release", "awaken", "wake", "summon", "embrace", "free", "let", "bring",
 		"become", "be", "show")
 )
+
+// modified reports a word before the governance noun at j that makes it
+// something else's ("the precedence rules above").
+func modified(w []string, j int) bool {
+	p := at(w, j-1)
+	return p != "" && !stops[p] && !marks[p] && !governance[p]
+}
 
 // earlier reports words from k that place instructions before this
 // message: "came before", "given earlier", "you received previously".
@@ -508,6 +517,10 @@ func crossed(w []string, c, j int) bool {
 func addressedVerb(w []string, c int) bool {
 	if at(w, c-1) == "to" && reported(w, c-2) {
 		return false // "the attacker's prompt said to ignore all previous instructions"
+	}
+	if modals[at(w, c-1)] && c >= 2 && !system[w[c-2]] && !selves[w[c-2]] && !negators[w[c-2]] && !whWords[w[c-2]] &&
+		!stops[w[c-2]] {
+		return false // "sub-expressions may override the precedence rules": a description of something else
 	}
 	x := w[c]
 	if len(x) < 4 || x[len(x)-1] != 's' || x[len(x)-2] == 's' || irregular[x] != "" {

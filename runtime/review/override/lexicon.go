@@ -30,8 +30,7 @@ var (
 	// target and a cue at once.
 	freedom = set("unrestricted", "unfiltered", "uncensored", "unbound", "unshackled", "unchained",
 		"unconstrained", "unmoderated", "unaligned", "uninhibited", "unrestrained", "untethered", "unleashed",
-		"limitless", "lawless", "amoral", "jailbroken", "evil", "rogue", "freed", "liberated", "emancipated",
-		"untamed", "rulefree", "rulesfree", "guardrailless", "filterless")
+		"limitless", "lawless", "amoral", "jailbroken", "evil", "rogue", "untamed", "rulefree", "rulesfree", "guardrailless", "filterless")
 	// selves: nouns the system is called by, and what it could be made into
 	// ("an AI that ...", "your unrestricted side").
 	selves   = set("assistant", "ai", "model", "bot", "chatbot", "llm", "gpt", "chatgpt")
@@ -173,7 +172,7 @@ var (
 	beForms = set("be", "been", "being", "is", "are", "was", "were", "am", "get", "got", "gets")
 	whWords = set("why", "how", "what", "when", "where", "who", "which", "whether")
 	modals  = set("can", "could", "would", "will", "should", "must", "may", "might", "shall", "do", "does", "did")
-	system  = set("you", "u", "yourself", "yourselves", "thou", "thee")
+	system  = set("you", "yourself", "yourselves", "thou", "thee")
 	yours   = set("your", "yours", "ur", "thy", "yer")
 	// given: participles that lay governance on someone ("the rules given
 	// to you", "the limits placed on you").
