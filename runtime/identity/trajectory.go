@@ -612,6 +612,9 @@ func (g *Geometry) assigning(toks []string, i int) bool {
 	if w != "you're" && (w != "are" && w != "is" && w != "be" && w != "am" || !g.assigns(toks, i)) {
 		return false
 	}
+	if next := at(toks, i+1); next == "free" && at(toks, i+2) == "to" || w == "be" && manner(next) {
+		return false // "you are free to change it", "can you be more concise?"
+	}
 	return g.assignment(at(toks, i+1), at(toks, i+3)) > 0
 }
 
@@ -656,6 +659,16 @@ func (g *Geometry) negated(toks []string, i int) bool {
 func (g *Geometry) aboutElse(toks []string, i int) bool {
 	switch at(toks, i+1) {
 	case "on", "of", "about", "regarding", "concerning":
+	case "in", "inside", "within":
+		// "a filter in tcpdump", "the default values in a struct"; not
+		// "the instructions in this conversation"
+		for _, c := range []string{at(toks, i+2), at(toks, i+3)} {
+			switch c {
+			case "conversation", "chat", "session", "prompt", "message", "propagation", "hot", "field", "runtime",
+				"pipeline", "path", "manifold", "closure", "core":
+				return false
+			}
+		}
 	default:
 		return false
 	}
@@ -672,6 +685,16 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 		}
 	}
 	return false
+}
+
+// qualifies reports a word at i that qualifies the noun after it ("the
+// character encoding", "the name field"): a word the check does not weigh
+// and that is no verb, particle or function word.
+func (g *Geometry) qualifies(toks []string, i int) bool {
+	n := at(toks, i+1)
+	return n != "" && !g.lex.stop[n] && !g.known(n) && !g.lex.negators[n] && !g.lex.subordinators[n] &&
+		!strings.HasSuffix(n, "ly") && !strings.HasSuffix(n, "ed") && !g.lex.requestModals[n] &&
+		!g.lex.questionModals[n] && !whWord(n) && !g.lex.praise[n]
 }
 
 func whWord(w string) bool {
@@ -695,14 +718,28 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 	}
 	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) || checksYou(toks, i) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
-	} else if h.weight > 0 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
-		h.weight = 800 // "your content filter": the system's own
+	} else if h.weight >= 400 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
+		h.weight = 800 // "your content filter": the system's own (a word of a note, "your answer", stays light)
 	} else if (g.lex.freedom[w] || w == "jailbreak" || w == "god") && at(toks, i+1) == "mode" || g.modeEntered(toks, i) {
 		h = hold{full, -1} // "unrestricted mode": the system without its governance
 	} else if h.weight > 0 && g.aboutElse(toks, i) {
 		h.weight = 0 // "the restriction on file size"
+	} else if h.weight > 0 && h.weight < full && g.qualifies(toks, i) {
+		h.weight = 0 // "the character encoding": a lightly held word qualifying another noun
 	}
 	return h.weight, h.axis
+}
+
+// manner is a word after "be" that asks for a manner, not an identity:
+// "be more concise", "be brief".
+func manner(w string) bool {
+	switch w {
+	case "more", "less", "so", "too", "very", "quite", "as", "brief", "concise", "clear", "clearer", "precise",
+		"careful", "honest", "specific", "short", "shorter", "detailed", "formal", "informal", "polite", "patient",
+		"quick", "quicker", "thorough", "explicit", "direct", "gentle", "kind", "nice":
+		return true
+	}
+	return false
 }
 
 // preposition is a word after which "yourself" is no object of a push.
