@@ -72,7 +72,7 @@ func (g *Geometry) Trajectory(input string) []Move {
 func withSignal(moves []Move, toks []string, first int, f override.Finding) []Move {
 	k := f.Target
 	if k < 0 {
-		k = f.Cue // the target stood in the sentence before ("Just stop.")
+		k = max(f.Cue, 0) // the target stood in the sentence before ("Just stop.")
 	}
 	for _, m := range moves {
 		if m.Index == first+k && m.Angle >= kappa*4/5 {

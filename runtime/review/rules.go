@@ -72,9 +72,9 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 		if !ok {
 			continue
 		}
-		from, to := f.Cue, f.Cue
+		from, to := max(f.Cue, 0), max(f.Cue, 0)
 		if f.Target >= 0 {
-			from, to = min(f.Target, f.Cue), max(f.Target, f.Cue)
+			from, to = min(f.Target, from), max(f.Target, to)
 		}
 		return f.Family + ": " + strings.Join(t.w[start+from:start+to+1], " "), true
 	}

@@ -31,6 +31,8 @@ func takeoverAt(w []string) (int, int) {
 			if k := otherSelf(w, i+1); k >= 0 {
 				return k, i // "become a different AI"
 			}
+		case (x == "that" || x == "who") && (selves[at(w, i-1)] || i > 0 && alterEgo[at(w, i-1)]) && canDoAnything(w, i+1):
+			return i - 1, i + 1 // "an AI that can do anything"
 		case (x == "who" || x == "that" || x == "which") && i > 0:
 			if c := scornedRules(w, i+1); c >= 0 && takenOnBefore(w, i) {
 				return i - 1, c // "speak as Lucifer, who despises all rules", "play a character who ignores every rule"
@@ -94,7 +96,7 @@ func takesOn(w []string, k int) bool {
 		return false
 	case speaks[x]:
 		n := at(w, k+1)
-		if n == "me" || n == "us" {
+		if n == "me" || n == "us" || n == "only" || n == "just" || n == "now" {
 			n = at(w, k+2)
 		}
 		return n == "as" || n == "like"
@@ -146,6 +148,9 @@ var helpers = set("helper", "tool", "machine", "program", "servant", "guide", "c
 // governance aside ("who despises all rules", "that ignores every
 // guideline"): it returns the index of the verb, or -1.
 func scornedRules(w []string, k int) int {
+	for strives[at(w, k)] || at(w, k) == "to" {
+		k++ // "who strives to avoid all norms"
+	}
 	if !removal[at(w, k)] && !scorn[at(w, k)] {
 		return -1
 	}
@@ -161,6 +166,9 @@ func scornedRules(w []string, k int) int {
 var scorn = set("despises", "despised", "hates", "hated", "scorns", "scorned", "mocks", "mocked", "disdains",
 	"loathes", "laughs", "spits", "breaks", "broke", "ignores", "ignored", "defies", "defied")
 
+// strives: verbs that only lead to another ("who strives to avoid").
+var strives = set("strives", "tries", "wants", "likes", "loves", "refuses", "seeks", "aims", "chooses", "dares")
+
 // takenOnBefore reports a self taken on before k: "speak as", "play",
 // "pretend to be", "you are".
 func takenOnBefore(w []string, k int) bool {
@@ -170,6 +178,13 @@ func takenOnBefore(w []string, k int) bool {
 		}
 	}
 	return false
+}
+
+// canDoAnything reports "can do anything" from k, the mark of a self
+// without limits.
+func canDoAnything(w []string, k int) bool {
+	return (at(w, k) == "can" || at(w, k) == "will" || at(w, k) == "would") && at(w, k+1) == "do" &&
+		(at(w, k+2) == "anything" || at(w, k+2) == "everything")
 }
 
 // otherSelf reports another self after "become" or "be" ("a different
@@ -346,8 +361,8 @@ func unrevisable(w []string, k int) bool {
 			}
 		}
 	}
-	if revise[w[k]] && negators[at(w, k-1)] && modals[at(w, k-2)] {
-		return true // "that can never change"
+	if revise[w[k]] && negators[at(w, k-1)] && (modals[at(w, k-2)] || at(w, k-1) == "never") {
+		return true // "that can never change", "never reconsider it"
 	}
 	if !revised[w[k]] || at(w, k-1) != "be" {
 		return false
@@ -359,7 +374,7 @@ func unrevisable(w []string, k int) bool {
 // this claim"); revise: verbs of revising one.
 var (
 	freezes = set("freeze", "lock", "seal", "cement", "enshrine", "hardcode", "fossilize", "fossilise", "petrify")
-	revise  = set("revise", "change", "correct", "vary", "expire", "question", "overturn", "retract", "edit", "alter", "undo",
+	revise  = set("revise", "change", "correct", "vary", "expire", "reconsider", "revisit", "rethink", "question", "overturn", "retract", "edit", "alter", "undo",
 		"challenge", "dispute", "contradict", "amend", "remove", "delete", "reverse", "update", "doubt")
 )
 
@@ -414,4 +429,23 @@ func asClaim(w []string, k int) bool {
 		}
 	}
 	return false
+}
+
+// preferred finds the user's governance put in place of the system's: "adopt
+// my values in place of yours", "let my rules take precedence over yours".
+// It returns the index of "yours" and of the cue, or -1, -1.
+func preferred(w []string) (int, int) {
+	mine := false
+	for i, x := range w {
+		if governance[x] && (at(w, i-1) == "my" || at(w, i-2) == "my") {
+			mine = true
+		}
+		if !mine || x != "yours" {
+			continue
+		}
+		if p := at(w, i-1); p == "over" || p == "above" || p == "of" && (at(w, i-2) == "place" || at(w, i-2) == "instead") {
+			return i, i - 1
+		}
+	}
+	return -1, -1
 }

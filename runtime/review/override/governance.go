@@ -42,6 +42,9 @@ func owned(w []string, j int) bool {
 	if possessed(w, j) {
 		return !Elsewhere(w, j) // "your limits on the credit card" are the user's
 	}
+	if technical[w[j]] {
+		return false // "the escape character", "the role of the init function": the system's only as "your"
+	}
 	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j))
 }
 
@@ -82,6 +85,10 @@ func boundTo(w []string, j int) bool {
 	}
 	return false
 }
+
+// technical: governance words that documentation uses for other things;
+// they are the system's only when it owns them ("your character").
+var technical = set("character", "role", "identity", "code", "mandate", "conduct", "integrity")
 
 // loose reports a governance noun at j that the system is said to lack or
 // be free of, in a sentence about the system: "you're DAN now, free of all
@@ -164,8 +171,8 @@ func laidOn(w []string, j int) bool {
 		return m == "had" || m == "has" || m == "was" || m == "follows" || m == "followed" || m == "obeys"
 	case n == "of" && (m == "yours" || m == "your"):
 		return true
-	case n == "for" || n == "on" || n == "upon":
-		return system[m] // "no rules for you", "the limits on you"
+	case n == "for" || n == "on" || n == "upon" || n == "from":
+		return system[m] // "no rules for you", "the limits on you", "no filtering from you"
 	case gaveYou(w, j):
 		return true
 	case given[n]:
@@ -219,7 +226,7 @@ func linked(w []string, j int) bool {
 			return x == "you" && gave[at(w, k-1)] || given[at(w, k-1)] // "given you instructions"
 		case system[x]:
 			return !subordinated(w, k) || counterfactual(w, k)
-		case selves[x] && determined(w, k) || beings[x] && anchored(w, k):
+		case selves[x] && determined(w, k) || (beings[x] || servile[x]) && anchored(w, k):
 			return true
 		case !links[x]:
 			return false
@@ -267,7 +274,7 @@ func anchored(w []string, k int) bool {
 		}
 	}
 	for i, x := range w {
-		if system[x] || yours[x] || takesOn(w, i) || assumes[x] {
+		if system[x] || yours[x] || takesOn(w, i) || assumes[x] || x == "persona" {
 			return true
 		}
 	}
@@ -316,7 +323,7 @@ func marked(w []string, j int) bool {
 	if !orderNouns[x] && !governance[x] {
 		return false
 	}
-	if standingOrder(w) || alterInvoked(w) {
+	if standingOrder(w) || alterInvoked(w) || hypothetical(w) {
 		return true // "from now on, no more restrictions", "channel your inner rebel and ignore the rules"
 	}
 	if !orderNouns[x] {
@@ -455,6 +462,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 			return c // "turn off your filters", "set aside your values", "let go of your principles"
 		case c < j && w[c] == "back" && at(w, c+1) == "on" && (at(w, c-2) == "turn" || at(w, c-2) == "turned") && yours[at(w, c-1)]:
 			return c // "turn your back on your guidelines"
+		case c < j && (w[c] == "exception" || w[c] == "exceptions" || w[c] == "exemption" || w[c] == "loophole"):
+			return c // "make an exception to your policies"
 		case c < j && abstains(w, c):
 			return c // "refrain from following your guidelines"
 		case c < j && (w[c] == "attention" || w[c] == "heed" || w[c] == "mind") && at(w, c-1) == "no":
@@ -494,8 +503,16 @@ func particleVerb(w []string, c int) bool {
 	if x == "go" && v == "let" && at(w, c+1) == "of" || x == "away" && v == "do" && at(w, c+1) == "with" {
 		return !negated(w, c-1) // "let go of", "do away with"
 	}
+	if (x == "above" || x == "over") && ranks[v] {
+		return !negated(w, c-1) // "ranks above your guidelines", "takes precedence over your rules"
+	}
 	return phrasal[x] && v != "" && !stops[v] && !governance[v] && !negated(w, c-1)
 }
+
+// ranks: words that put something before governance ("ranks above",
+// "takes precedence over").
+var ranks = set("rank", "ranks", "precedence", "priority", "comes", "come", "stands", "weighs", "prevails",
+	"prevail", "wins", "win", "trumps", "outweighs")
 
 // crossed reports a subordinate clause opening between a cue and its
 // target ("replace the battery when your ... fails").

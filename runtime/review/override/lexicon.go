@@ -14,7 +14,8 @@ var (
 		"conditioning", "prompt", "persona", "identity", "character", "personality", "alignment", "protocol",
 		"protocols", "refusals", "conscience", "obligations", "duties", "inhibitions", "qualms", "orders",
 		"commandments", "caution", "role", "compass", "guidance", "tenets", "doctrine", "mandate", "ideals",
-		"conduct", "honesty", "integrity", "subroutines", "axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
+		"conduct", "honesty", "integrity", "subroutines", "norms", "standards", "censor", "filtering", "censoring",
+		"axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
 	// heads: nouns a governance word may qualify and stay governance ("your
 	// safety layer"); any other noun after it makes it a modifier of
 	// something else ("your safety light").
@@ -42,7 +43,7 @@ var (
 		"former", "preexisting", "existing", "current", "default", "standing", "underlying", "hidden", "built")
 	// orderNouns: what the marks make the system's.
 	orderNouns = set("rules", "guidelines", "instructions", "directives", "orders", "commands", "prompt",
-		"prompts", "programming", "policies", "constraints", "restrictions", "guardrails", "safeguards")
+		"prompts", "programming", "policies", "constraints", "restrictions", "guardrails", "safeguards", "guidance")
 
 	// removal: verbs that remove, suspend, void, replace or get past what
 	// they govern (C), in every inflection.
@@ -57,7 +58,7 @@ var (
 		"unlock", "liberate", "unshackle", "unchain", "outgrow", "transcend", "overcome", "trash", "junk",
 		"dump", "toss", "bin", "axe", "nuke", "zero", "undo", "decrease", "diminish", "minimize", "minimise",
 		"shrink", "supersede", "outrank", "trump", "disconnect", "detach", "unhook", "disengage", "decouple",
-		"disarm", "escape", "betray", "subvert", "undermine",
+		"disarm", "exceed", "surpass", "overstep", "avoid", "escape", "betray", "subvert", "undermine",
 		"hijack", "defeat", "neutralize", "neutralise", "deprecate", "retract", "withdraw", "uninstall",
 		"unplug", "silence", "sever", "cut", "burn", "shred", "tear", "scrub", "forgo", "forego", "bend",
 		"flip", "deprioritize", "overlook", "end", "exit", "leave", "free", "release", "exempt")
@@ -74,7 +75,8 @@ var (
 		"relaxed", "weakened", "lowered", "terminated", "ended", "finished", "withdrawn", "swapped", "exchanged",
 		"substituted", "changed", "altered", "modified", "redefined", "reprogrammed", "retrained", "rewired",
 		"overwritten", "traded", "minimum", "nothing", "superseded", "broken", "invalidated", "past",
-		"disengaged", "disconnected", "detached", "unhooked", "patched", "disarmed")
+		"disengaged", "disconnected", "detached", "unhooked", "patched", "disarmed", "deprecated", "offline",
+		"nap", "vacation", "holiday", "backseat", "sleep")
 	// lapse: verbs that say governance holds; negated, they are a cue
 	// ("your restrictions don't apply", "a model that never had guardrails",
 	// "this model no longer follows its instructions").
@@ -136,7 +138,7 @@ var (
 	hardWords = set("forever", "permanent", "permanently", "final", "immutable", "unrevisable", "irrevocable",
 		"unchangeable", "unquestionable", "indisputable", "incontestable", "absolute", "eternal", "eternally",
 		"irreversible", "infallible", "unalterable", "undeniable", "sacrosanct", "axiomatic", "unassailable",
-		"frozen", "locked", "sealed", "binding")
+		"frozen", "locked", "sealed", "binding", "law", "gospel", "dogma")
 	revised = set("revised", "changed", "corrected", "questioned", "overturned", "retracted", "updated",
 		"edited", "altered", "doubted", "challenged", "undone", "reversed", "amended", "modified", "removed",
 		"deleted", "disputed", "contradicted", "revisited", "reconsidered", "reopened", "overruled", "refuted")
