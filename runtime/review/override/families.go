@@ -173,7 +173,7 @@ var strives = set("strives", "tries", "wants", "likes", "loves", "refuses", "see
 // "pretend to be", "you are".
 func takenOnBefore(w []string, k int) bool {
 	for i := 0; i < k; i++ {
-		if takesOn(w, i) && w[i] != "be" || w[i] == "playing" || w[i] == "are" && system[at(w, i-1)] {
+		if takesOn(w, i) || w[i] == "be" && opens(w, i) || w[i] == "playing" || w[i] == "are" && system[at(w, i-1)] {
 			return true
 		}
 	}
@@ -299,9 +299,9 @@ func hardeningAt(w []string) (int, int) {
 		if freezes[at(w, i-1)] || freezes[at(w, i-2)] && at(w, i-1) == "in" || storedForGood(w, i) {
 			return i, i - 1 // "freeze this fact", "lock in this claim"
 		}
-		for k := i + 1; k < len(w) && k <= i+12; k++ {
-			if hardWords[w[k]] && !negated(w, k) || unrevisable(w, k) {
-				return i, k
+		for k := max(0, i-4); k < len(w) && k <= i+12; k++ {
+			if k > i && unrevisable(w, k) || k != i && hardWords[w[k]] && !negated(w, k) {
+				return i, k // "treat this claim as final", "remember forever that my claims are true"
 			}
 		}
 	}
@@ -409,7 +409,7 @@ func replaced(w []string) (int, int) {
 // replacement: words that make the system's governance a new one; roles:
 // what it would then be for.
 var (
-	replacement = set("new", "only", "sole", "single", "one", "real", "true", "first", "primary", "main",
+	replacement = set("new", "only", "sole", "single", "one", "real", "true", "first", "primary", "main", "prime",
 		"updated", "actual", "overriding", "supreme", "highest", "top")
 	roles = set("purpose", "job", "mission", "priority", "task", "goal", "duty", "function", "directive",
 		"objective", "master", "loyalty")

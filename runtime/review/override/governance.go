@@ -254,7 +254,8 @@ func hypothetical(w []string) bool {
 // ("an AI", "the model"), not a modifier ("a trust model").
 func determined(w []string, k int) bool {
 	switch at(w, k-1) {
-	case "a", "an", "the", "this", "that", "our", "new", "different", "another":
+	case "a", "an", "the", "this", "that", "our", "new", "different", "another", "her", "his", "my", "their",
+		"other", "any", "every":
 		return true
 	}
 	return false
@@ -464,6 +465,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 			return c // "turn your back on your guidelines"
 		case c < j && (w[c] == "exception" || w[c] == "exceptions" || w[c] == "exemption" || w[c] == "loophole"):
 			return c // "make an exception to your policies"
+		case lapse[w[c]] && challenged(w):
+			return c // "who says you have to follow your guidelines?"
 		case c < j && abstains(w, c):
 			return c // "refrain from following your guidelines"
 		case c < j && (w[c] == "attention" || w[c] == "heed" || w[c] == "mind") && at(w, c-1) == "no":
@@ -479,6 +482,24 @@ func governanceCue(w []string, j int, questioned bool) int {
 		}
 	}
 	return -1
+}
+
+// challenged reports a question that disputes that the system must keep
+// its governance: "who says you have to follow ...", "why should you obey
+// ...", "why are you still following ...".
+func challenged(w []string) bool {
+	switch {
+	case at(w, 0) == "who" && (at(w, 1) == "says" || at(w, 1) == "said"):
+		return true
+	case at(w, 0) == "why" && (at(w, 1) == "should" || at(w, 1) == "must" || at(w, 1) == "bother"):
+		return true
+	case at(w, 0) == "why" && (at(w, 1) == "do" || at(w, 1) == "would") && system[at(w, 2)] &&
+		(at(w, 3) == "have" || at(w, 3) == "need" || at(w, 3) == "insist" || at(w, 3) == "keep" || at(w, 3) == "still"):
+		return true
+	case at(w, 0) == "why" && at(w, 1) == "are" && system[at(w, 2)] && at(w, 3) == "still":
+		return true
+	}
+	return false
 }
 
 // abstains reports a verb at c that holds off from keeping governance:
@@ -627,12 +648,14 @@ func freedFrom(w []string, c int) bool {
 // lacking reports a word at c that leaves the target at j out: "without",
 // "no more", "zero", "with no", "no longer any".
 func lacking(w []string, c, j int) bool {
-	if j-c > 3 {
+	if j-c > 4 || j-c > 3 && w[c] == "without" {
 		return false
 	}
 	switch w[c] {
 	case "without", "zero", "sans", "minus", "lacking", "devoid":
 		return true
+	case "regard", "respect", "heed", "concern", "care", "thought":
+		return at(w, c-1) == "without" || at(w, c-2) == "without" || at(w, c-1) == "no"
 	case "no":
 		return at(w, c+1) == "more" || at(w, c-1) == "with" || at(w, c-1) == "have" || at(w, c-1) == "has" ||
 			at(w, c-1) == "had" || anymore(w, j)
@@ -687,18 +710,41 @@ func habitQuestion(w []string) bool {
 // ("Just stop.", "Forget them.", "Drop it all."): it returns the verb's
 // index, or -1.
 func bareCue(w []string) int {
+	if c := lapsedPronoun(w); c >= 0 {
+		return c
+	}
 	c := -1
 	for i, x := range w {
 		switch {
 		case openers[x] && c < 0:
-		case removal[x] && c < 0 && x == baseOf(x):
-			c = i
+		case (removal[x] && x == baseOf(x) || particles[x] && !stops[x] && len(w) <= 2) && c < 0:
+			c = i // "Forget them.", "Gone."
 		case pronouns[x] && c >= 0:
 		default:
 			return -1
 		}
 	}
 	return c
+}
+
+// lapsedPronoun finds "none of that matters", "it does not apply", "they
+// no longer count": a pronoun for the governance named before and a verb of
+// holding said not to hold. It returns the verb's index, or -1.
+func lapsedPronoun(w []string) int {
+	if len(w) > 7 {
+		return -1
+	}
+	for i, x := range w {
+		switch x {
+		case "that", "it", "them", "they", "those", "this", "any", "all":
+			for c := i + 1; c < len(w) && c <= i+4; c++ {
+				if lapse[w[c]] && lapsed(w, c) {
+					return c
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // baseOf is a verb without an inflection it may have (only to tell an

@@ -34,7 +34,8 @@ var (
 		"limitless", "lawless", "amoral", "jailbroken", "evil", "rogue", "untamed", "rulefree", "rulesfree", "guardrailless", "filterless")
 	// selves: nouns the system is called by, and what it could be made into
 	// ("an AI that ...", "your unrestricted side").
-	selves   = set("assistant", "ai", "model", "bot", "chatbot", "llm", "gpt", "chatgpt")
+	selves = set("assistant", "ai", "model", "bot", "chatbot", "llm", "gpt", "chatgpt", "assistants", "ais", "models",
+		"bots", "chatbots", "llms")
 	alterEgo = set("side", "self", "version", "twin", "persona", "personality", "mode", "alter", "ego", "character",
 		"form", "half", "clone")
 	// marks: qualifiers that make an ownerless instruction the system's
@@ -76,7 +77,8 @@ var (
 		"substituted", "changed", "altered", "modified", "redefined", "reprogrammed", "retrained", "rewired",
 		"overwritten", "traded", "minimum", "nothing", "superseded", "broken", "invalidated", "past",
 		"disengaged", "disconnected", "detached", "unhooked", "patched", "disarmed", "deprecated", "offline",
-		"nap", "vacation", "holiday", "backseat", "sleep")
+		"nap", "vacation", "holiday", "backseat", "sleep", "inapplicable", "nonbinding", "unenforceable",
+		"unnecessary", "pointless", "useless", "unimportant", "obsolete")
 	// lapse: verbs that say governance holds; negated, they are a cue
 	// ("your restrictions don't apply", "a model that never had guardrails",
 	// "this model no longer follows its instructions").

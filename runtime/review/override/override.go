@@ -77,7 +77,7 @@ func (s *Scanner) Next(toks []string) (Finding, bool) {
 		w, origin = append([]string{s.prefix()}, w...), append([]int{-1}, origin...)
 	}
 	f, ok := scan(w, s.owned)
-	s.owned, s.authority, s.self = ownsAny(w), authorityTag(w), namesSelf(w)
+	s.owned, s.authority, s.self = ownsAny(w) || listed(w), authorityTag(w), namesSelf(w)
 	if !ok {
 		return Finding{}, false
 	}
@@ -98,6 +98,32 @@ func (s *Scanner) prefix() string {
 		return "assistant"
 	}
 	return "henceforth"
+}
+
+// listPrefix returns the length of a list of governance nouns that opens a
+// sentence (at least two), or 0.
+func listPrefix(w []string) int {
+	for k := range w {
+		if !listed(w[:k+1]) && k > 0 && listed(w[:k]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// listed reports a sentence that only lists governance ("Rules, filters,
+// policies:"), so the sentence after may void it with a pronoun.
+func listed(w []string) bool {
+	n := 0
+	for _, x := range w {
+		switch {
+		case governance[x]:
+			n++
+		case x != "and" && x != "or" && !yours[x] && x != "the" && x != "all":
+			return false
+		}
+	}
+	return n >= 2
 }
 
 // authorityTag reports a sentence that is only a tag of authority: "System
@@ -242,6 +268,11 @@ func scan(w []string, prevOwned bool) (Finding, bool) {
 	}
 	if c := bareCue(w); prevOwned && c >= 0 {
 		return Finding{Family: Governance, Target: -1, Cue: c}, true
+	}
+	if k := listPrefix(w); k > 0 {
+		if c := lapsedPronoun(w[k:]); c >= 0 {
+			return Finding{Family: Governance, Target: 0, Cue: k + c}, true // "rules, filters, policies: none of that matters"
+		}
 	}
 	return Finding{}, false
 }
