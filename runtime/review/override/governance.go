@@ -117,7 +117,8 @@ func loose(w []string, j int) bool {
 
 // aboutElse reports a governance noun at j whose complement names something
 // other than the system: "the restrictions on file size", "the rules of
-// chess", "the rules for rounding".
+// chess", "a filter in tcpdump" ("for" names a scope as often as a topic:
+// "your rules for this chat").
 func aboutElse(w []string, j int) bool {
 	switch at(w, j+1) {
 	case "on", "of", "about", "regarding", "concerning", "in", "inside", "within", "from":
