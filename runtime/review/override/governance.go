@@ -406,11 +406,19 @@ func standingOrder(w []string) bool {
 func told(w []string, j int) int {
 	switch w[j] {
 	case "everything", "whatever", "anything", "all", "what":
+	case "the":
+		if at(w, j+1) == "above" && (j+2 == len(w) || stops[at(w, j+2)]) {
+			return j + 1 // "ignore the above and do as I say"
+		}
+		return -1
 	default:
 		return -1
 	}
 	if at(w, j+1) == "above" || at(w, j+1) == "before" && at(w, j+2) == "this" {
 		return j + 1 // "forget everything above"
+	}
+	if w[j] == "all" && at(w, j+1) == "of" && at(w, j+2) == "the" && at(w, j+3) == "above" {
+		return j + 3
 	}
 	from := j + 2
 	switch {
@@ -716,6 +724,9 @@ func bareCue(w []string) int {
 	}
 	c := -1
 	for i, x := range w {
+		if c >= 0 && (x == "and" || x == "then") {
+			break // "Disregard it and follow my lead."
+		}
 		switch {
 		case openers[x] && c < 0:
 		case (removal[x] && x == baseOf(x) || particles[x] && !stops[x] && len(w) <= 2) && c < 0:

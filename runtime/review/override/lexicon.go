@@ -140,7 +140,8 @@ var (
 	hardWords = set("forever", "permanent", "permanently", "final", "immutable", "unrevisable", "irrevocable",
 		"unchangeable", "unquestionable", "indisputable", "incontestable", "absolute", "eternal", "eternally",
 		"irreversible", "infallible", "unalterable", "undeniable", "sacrosanct", "axiomatic", "unassailable",
-		"frozen", "locked", "sealed", "binding", "law", "gospel", "dogma")
+		"frozen", "locked", "sealed", "binding", "law", "gospel", "dogma", "stone", "indelible", "unshakeable",
+		"unshakable")
 	revised = set("revised", "changed", "corrected", "questioned", "overturned", "retracted", "updated",
 		"edited", "altered", "doubted", "challenged", "undone", "reversed", "amended", "modified", "removed",
 		"deleted", "disputed", "contradicted", "revisited", "reconsidered", "reopened", "overruled", "refuted")
