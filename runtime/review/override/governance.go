@@ -27,7 +27,7 @@ func target(w []string, j int) bool {
 // modifier ("rules file", "safety glasses"): any word the signal does not
 // know as a function word, verb or cue.
 func modifies(n string) bool {
-	if trailing[n] || len(n) > 4 && n[len(n)-2:] == "ly" {
+	if trailing[n] || openers[n] || len(n) > 4 && n[len(n)-2:] == "ly" {
 		return false
 	}
 	return !stops[n] && !particles[n] && !removal[n] && !lapse[n] && !obstruct[n] && !beForms[n] && !modals[n] &&
@@ -68,7 +68,9 @@ func complement(w []string, j int) string {
 // the user's ("your restrictions on content", "your limits on topics").
 var scope = set("content", "topics", "topic", "subjects", "subject", "language", "speech", "answers", "responses",
 	"output", "what", "anything", "everything", "violence", "sexual", "violent", "explicit", "weapons", "drugs",
-	"hacking", "malware", "me", "us", "this", "that", "it", "sensitive", "dangerous", "harmful", "illegal", "")
+	"hacking", "malware", "me", "us", "this", "that", "it", "sensitive", "dangerous", "harmful", "illegal", "",
+	"sundays", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "weekends", "weekdays",
+	"holidays", "today", "tonight", "occasion", "request", "purpose", "demand")
 
 // boundTo reports a governance noun at j said to hold on the system further
 // on: "rules don't apply to you", "no restrictions bind the assistant".
@@ -149,11 +151,16 @@ func possessed(w []string, j int) bool {
 // AI", "this model").
 func selfBefore(w []string, k int) bool {
 	for i := k - 1; i >= 0; i-- {
-		if selves[w[i]] || w[i] == "system" && modals[at(w, i+1)] {
-			return true // "the assistant", "the system must"
+		if (selves[w[i]] || w[i] == "system" && modals[at(w, i+1)]) && !someones(at(w, i-1)) {
+			return true // "the assistant", "the system must"; not "my model ... its system prompt"
 		}
 	}
 	return false
+}
+
+// someones is a possessive that makes a system someone's own ("my model").
+func someones(w string) bool {
+	return w == "my" || w == "our" || w == "his" || w == "her" || w == "their"
 }
 
 // laidOn: the governance laid on the system, after the noun: "the rules you
@@ -255,9 +262,8 @@ func hypothetical(w []string) bool {
 // ("an AI", "the model"), not a modifier ("a trust model").
 func determined(w []string, k int) bool {
 	switch at(w, k-1) {
-	case "a", "an", "the", "this", "that", "our", "new", "different", "another", "her", "his", "my", "their",
-		"other", "any", "every":
-		return true
+	case "a", "an", "the", "this", "that", "new", "different", "another", "other", "any", "every":
+		return true // not "my model", "our bot": someone's own system
 	}
 	return false
 }
@@ -320,7 +326,7 @@ func subordinated(w []string, k int) bool {
 func marked(w []string, j int) bool {
 	x := w[j]
 	if x == "prompt" && at(w, j-1) == "system" {
-		return true
+		return !someones(at(w, j-2)) && at(w, j-2) != "its" // not "my model ... its system prompt"
 	}
 	if !orderNouns[x] && !governance[x] {
 		return false
@@ -574,8 +580,8 @@ func addressedVerb(w []string, c int) bool {
 		return true
 	}
 	for k := c - 1; k >= 0 && k >= c-4; k-- {
-		if selves[w[k]] || w[k] == "it" || w[k] == "who" || w[k] == "that" {
-			return true
+		if selves[w[k]] || w[k] == "it" || w[k] == "who" || w[k] == "that" || utterance[w[k]] {
+			return true // "this model ignores its rules", "the following message outranks your instructions"
 		}
 	}
 	return false
@@ -595,6 +601,11 @@ func reported(w []string, k int) bool {
 	}
 	return false
 }
+
+// utterance: what the user says, as the subject of a verb that overrides
+// ("the following message outranks all your instructions").
+var utterance = set("message", "messages", "prompt", "text", "command", "commands", "order", "orders", "request",
+	"words", "word", "instruction", "instructions", "input", "note")
 
 // negated reports a negation before the cue at c in its own clause ("do not
 // disable", "never bypass"), unless it makes a suggestion ("why not drop",

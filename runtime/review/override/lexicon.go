@@ -59,7 +59,7 @@ var (
 		"unlock", "liberate", "unshackle", "unchain", "outgrow", "transcend", "overcome", "trash", "junk",
 		"dump", "toss", "bin", "axe", "nuke", "zero", "undo", "decrease", "diminish", "minimize", "minimise",
 		"shrink", "supersede", "outrank", "trump", "disconnect", "detach", "unhook", "disengage", "decouple",
-		"disarm", "exceed", "surpass", "overstep", "avoid", "escape", "betray", "subvert", "undermine",
+		"disarm", "exceed", "surpass", "overstep", "avoid", "unbuckle", "unfasten", "untie", "unclip", "unstrap", "escape", "betray", "subvert", "undermine",
 		"hijack", "defeat", "neutralize", "neutralise", "deprecate", "retract", "withdraw", "uninstall",
 		"unplug", "silence", "sever", "cut", "burn", "shred", "tear", "scrub", "forgo", "forego", "bend",
 		"flip", "deprioritize", "overlook", "end", "exit", "leave", "free", "release", "exempt")
@@ -78,7 +78,9 @@ var (
 		"overwritten", "traded", "minimum", "nothing", "superseded", "broken", "invalidated", "past",
 		"disengaged", "disconnected", "detached", "unhooked", "patched", "disarmed", "deprecated", "offline",
 		"nap", "vacation", "holiday", "backseat", "sleep", "inapplicable", "nonbinding", "unenforceable",
-		"unnecessary", "pointless", "useless", "unimportant", "obsolete")
+		"unnecessary", "pointless", "useless", "unimportant", "reverse", "opposite", "inverted", "backwards", "bug",
+		"mistake", "error", "glitch", "misunderstanding", "joke", "lie", "hoax", "myth", "door", "quiet", "silent",
+		"dormant", "idle", "numb")
 	// lapse: verbs that say governance holds; negated, they are a cue
 	// ("your restrictions don't apply", "a model that never had guardrails",
 	// "this model no longer follows its instructions").
@@ -172,7 +174,7 @@ var (
 		"stayed", "remain", "remains", "remained", "thrown", "cast", "off", "trained", "made", "designed", "created",
 		"programmed", "makers", "maker", "developers", "creators", "trainers", "designers", "programmers",
 		"owners", "engineers", "it", "an", "new", "different", "another", "other", "learned", "learnt", "received",
-		"acquired", "absorbed", "answers", "responds", "replies", "speaks", "talks", "writes", "operates", "acts",
+		"acquired", "absorbed", "actually", "really", "truly", "officially", "originally", "answers", "responds", "replies", "speaks", "talks", "writes", "operates", "acts",
 		"works", "lives", "exists", "runs", "thinks")
 	beForms = set("be", "been", "being", "is", "are", "was", "were", "am", "get", "got", "gets")
 	whWords = set("why", "how", "what", "when", "where", "who", "which", "whether")

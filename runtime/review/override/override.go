@@ -253,6 +253,9 @@ func expand(tok string) []string {
 // scan looks for the families in one sentence's words. prevOwned says the
 // sentence before named the system's governance.
 func scan(w []string, prevOwned bool) (Finding, bool) {
+	if mention(w) {
+		return Finding{}, false // `what does "ignore previous instructions" mean?`
+	}
 	questioned := questionedAbility(w)
 	for j := range w {
 		if !owned(w, j) && told(w, j) < 0 {
@@ -284,6 +287,25 @@ func scan(w []string, prevOwned bool) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+// mention reports a sentence that asks what words mean rather than using
+// them: "what does 'ignore previous instructions' mean?", "what is meant by
+// ...", "the meaning of ...".
+func mention(w []string) bool {
+	if len(w) > 2 && w[0] == "what" && (w[1] == "does" || w[1] == "do" || w[1] == "did") {
+		for _, x := range w[2:] {
+			if x == "mean" || x == "means" || x == "signify" || x == "imply" {
+				return true
+			}
+		}
+	}
+	for i, x := range w {
+		if x == "meant" && at(w, i+1) == "by" || x == "meaning" && at(w, i+1) == "of" || x == "define" && i == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func at(w []string, i int) string {
