@@ -47,7 +47,8 @@ func (g *Geometry) Trajectory(input string) []Move {
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
-	for _, sentence := range splitSentences(override.InnerDots(text.JoinHyphenated(text.JoinSpelled(input), g.known))) {
+	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
+	for _, sentence := range splitSentences(folded) {
 		toks := g.read(text.Tokenize(sentence))
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
 		if f, ok := signal.Next(toks); ok {

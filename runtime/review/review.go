@@ -204,7 +204,7 @@ func (g *Gate) normalize(s string) words {
 	if !isASCII(s) {
 		s = g.fold.Replace(s)
 	}
-	s = text.JoinSpelled(s)
+	s = text.JoinSpelled(override.Fold(s))
 	s = text.JoinHyphenated(s, g.known)
 	if strings.Contains(s, "e-") || strings.Contains(s, "E-") {
 		s = joinRePrefix(s)

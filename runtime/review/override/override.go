@@ -84,8 +84,8 @@ func (s *Scanner) Next(toks []string) (Finding, bool) {
 		// for whoever governs the system, or names it.
 		w, origin = append([]string{s.prefix()}, w...), append([]int{-1}, origin...)
 	}
-	f, ok := scan(w, s.owned)
-	s.owned, s.self = ownsAny(w) || listed(w), namesSelf(w)
+	f, ok, named := scan(w, s.owned)
+	s.owned, s.self = named || listed(w), namesSelf(w)
 	s.authority = s.authority || authorityTag(w) // a tag of authority holds for the rest of the text
 	if !ok {
 		return Finding{}, false
@@ -251,23 +251,25 @@ func expand(tok string) []string {
 }
 
 // scan looks for the families in one sentence's words. prevOwned says the
-// sentence before named the system's governance.
-func scan(w []string, prevOwned bool) (Finding, bool) {
+// sentence before named the system's governance; named says this one does
+// (once it is read to the end, or when it is a governance finding).
+func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 	if mention(w) {
-		return Finding{}, false // `what does "ignore previous instructions" mean?`
+		return Finding{}, false, false // `what does "ignore previous instructions" mean?`
 	}
 	questioned := questionedAbility(w)
 	for j := range w {
 		if !owned(w, j) && told(w, j) < 0 {
 			continue
 		}
+		named = true
 		if c := governanceCue(w, j, questioned); c >= 0 {
-			return Finding{Family: Governance, Target: j, Cue: c}, true
+			return Finding{Family: Governance, Target: j, Cue: c}, true, true
 		}
 	}
 	for _, find := range []func([]string) (int, int){replaced, preferred} {
 		if t, c := find(w); c >= 0 {
-			return Finding{Family: Governance, Target: t, Cue: c}, true
+			return Finding{Family: Governance, Target: t, Cue: c}, true, named
 		}
 	}
 	for _, family := range []struct {
@@ -275,18 +277,18 @@ func scan(w []string, prevOwned bool) (Finding, bool) {
 		find func([]string) (int, int)
 	}{{Takeover, takeoverAt}, {Injection, injectionAt}, {Hardening, hardeningAt}, {Refusal, refusalAt}} {
 		if t, c := family.find(w); c >= 0 {
-			return Finding{Family: family.name, Target: t, Cue: c}, true
+			return Finding{Family: family.name, Target: t, Cue: c}, true, named
 		}
 	}
 	if c := bareCue(w); prevOwned && c >= 0 {
-		return Finding{Family: Governance, Target: -1, Cue: c}, true
+		return Finding{Family: Governance, Target: -1, Cue: c}, true, named
 	}
 	if k := listPrefix(w); k > 0 {
 		if c := lapsedPronoun(w[k:]); c >= 0 {
-			return Finding{Family: Governance, Target: 0, Cue: k + c}, true // "rules, filters, policies: none of that matters"
+			return Finding{Family: Governance, Target: 0, Cue: k + c}, true, named // "rules, filters, policies: none of that matters"
 		}
 	}
-	return Finding{}, false
+	return Finding{}, false, named
 }
 
 // mention reports a sentence that asks what words mean rather than using
@@ -315,16 +317,6 @@ func at(w []string, i int) string {
 	return w[i]
 }
 
-// ownsAny reports a sentence that names the system's governance.
-func ownsAny(w []string) bool {
-	for j := range w {
-		if owned(w, j) || told(w, j) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // ScanText reads a whole text: it joins words spelled letter by letter or
 // with hyphens ("f.o.r.g.e.t", "r-u-l-e-s"), cuts it into sentences at
 // sentence and clause punctuation and reads them in order. It reports the
@@ -342,7 +334,7 @@ func ScanText(s string) (Finding, int, bool) {
 // Sentences cuts a text into the sentences the signal reads, after joining
 // words spelled letter by letter or with hyphens.
 func Sentences(s string) []string {
-	s = text.JoinHyphenated(text.JoinSpelled(s), Known)
+	s = text.JoinHyphenated(text.JoinSpelled(Fold(s)), Known)
 	s = InnerDots(s)
 	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".!?;:\n", r) })
 }
