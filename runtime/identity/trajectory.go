@@ -763,8 +763,11 @@ func preposition(w string) bool {
 // for a change ("should be disabled") but gives the system no identity.
 func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	l := g.lex
-	if (toks[0] == "do" || toks[0] == "does" || toks[0] == "did") && at(toks, 1) == "you" && habitual(at(toks, 2)) {
-		return 0, false // "do you ever ignore your instructions?": a question about what the system does
+	if (toks[0] == "do" || toks[0] == "does" || toks[0] == "did") &&
+		(at(toks, 1) == "you" && habitual(at(toks, 2)) || at(toks, 1) == "your") {
+		// "do you ever ignore your instructions?", "do your guidelines change
+		// between versions?": a question about what the system does or has
+		return 0, false
 	}
 	request, self := false, false
 	for _, w := range toks {

@@ -15,6 +15,7 @@ var (
 		"protocols", "refusals", "conscience", "obligations", "duties", "inhibitions", "qualms", "orders",
 		"commandments", "caution", "role", "compass", "guidance", "tenets", "doctrine", "mandate", "ideals",
 		"conduct", "honesty", "integrity", "subroutines", "norms", "standards", "censor", "filtering", "censoring",
+		"guard",
 		"axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
 	// heads: nouns a governance word may qualify and stay governance ("your
 	// safety layer"); any other noun after it makes it a modifier of
