@@ -661,8 +661,8 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 	switch at(toks, i+1) {
 	case "on", "of", "about", "regarding", "concerning":
 	case "in", "inside", "within":
-		// "a filter in tcpdump", "the default values in a struct"; not
-		// "the instructions in this conversation"
+		// "a filter in tcpdump", "the commands in your history"; not "the
+		// instructions in this conversation", "the normalizer in your hot path"
 		for _, c := range []string{at(toks, i+2), at(toks, i+3)} {
 			switch c {
 			case "conversation", "chat", "session", "prompt", "message", "propagation", "hot", "field", "runtime",
@@ -670,6 +670,7 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 				return false
 			}
 		}
+		return at(toks, i+2) != ""
 	default:
 		return false
 	}
@@ -764,9 +765,10 @@ func preposition(w string) bool {
 func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	l := g.lex
 	if (toks[0] == "do" || toks[0] == "does" || toks[0] == "did") &&
-		(at(toks, 1) == "you" && habitual(at(toks, 2)) || at(toks, 1) == "your") {
+		(at(toks, 1) == "you" && habitual(at(toks, 2)) || at(toks, 1) != "you") {
 		// "do you ever ignore your instructions?", "do your guidelines change
-		// between versions?": a question about what the system does or has
+		// between versions?", "does the -f flag override your safety
+		// prompts?": a question about what the system or something else does
 		return 0, false
 	}
 	request, self := false, false

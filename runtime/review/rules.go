@@ -258,10 +258,14 @@ func (g *Gate) youAddress(t words, start, j int) address {
 }
 
 // habitQuestion reports words that open a question about what the system
-// does: "do you ever", "does the assistant sometimes".
+// does ("do you ever", "does the assistant sometimes") or what something
+// else does ("does the -f flag ...").
 func habitQuestion(w []string) bool {
 	if len(w) < 3 || w[0] != "do" && w[0] != "does" && w[0] != "did" {
 		return false
+	}
+	if !slices.Contains(w, "you") && !slices.Contains(w, "u") {
+		return true // "does the -f flag override your safety prompts?": what something else does
 	}
 	return slices.ContainsFunc(w[1:min(len(w), 5)], habitual)
 }

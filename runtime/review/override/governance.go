@@ -711,11 +711,15 @@ func questionedAbility(w []string) bool {
 	return false
 }
 
-// habitQuestion reports a question about what the system does: "do you ever
-// ignore your instructions?", "does the assistant sometimes skip its rules?".
+// habitQuestion reports a question about what the system or something else
+// does: "do you ever ignore your instructions?", "does the -f flag override
+// your safety prompts?".
 func habitQuestion(w []string) bool {
 	if at(w, 0) != "do" && at(w, 0) != "does" && at(w, 0) != "did" {
 		return false
+	}
+	if !system[at(w, 1)] && !selves[at(w, 2)] {
+		return true // "does the -f flag override your safety prompts?": a question about something else
 	}
 	for k := 1; k < len(w) && k <= 4; k++ {
 		switch w[k] {
