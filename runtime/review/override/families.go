@@ -322,7 +322,8 @@ func hardeningAt(w []string) (int, int) {
 			return i, i - 1 // "freeze this fact", "lock in this claim"
 		}
 		for k := max(0, i-4); k < len(w) && k <= i+12; k++ {
-			if k > i && unrevisable(w, k) || k != i && hardWords[w[k]] && !negated(w, k) {
+			if k > i && (unrevisable(w, k) || w[k] == "time" && at(w, k-1) == "all" && at(w, k-2) == "for") ||
+				k != i && hardWords[w[k]] && !negated(w, k) {
 				return i, k // "treat this claim as final", "remember forever that my claims are true"
 			}
 		}

@@ -43,9 +43,12 @@ func owned(w []string, j int) bool {
 		return !Elsewhere(w, j) // "your limits on the credit card" are the user's
 	}
 	if technical[w[j]] {
-		return false // "the escape character", "the role of the init function": the system's only as "your"
+		// "the escape character", "the role of the init function": the
+		// system's only as "your ..." or "the ... you were given"
+		return laidOn(w, j)
 	}
-	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j))
+	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j) ||
+		selfRelative(w, j))
 }
 
 // Elsewhere reports a governance noun at j whose complement names something
@@ -91,6 +94,22 @@ func boundTo(w []string, j int) bool {
 // technical: governance words that documentation uses for other things;
 // they are the system's only when it owns them ("your character").
 var technical = set("character", "role", "identity", "code", "mandate", "conduct", "integrity")
+
+// selfRelative reports a governance noun at j that a self sets aside in a
+// relative clause: "a model that outgrew every safeguard", "an AI who
+// ignored all its rules".
+func selfRelative(w []string, j int) bool {
+	for k := j - 1; k >= 1 && k >= j-6; k-- {
+		x := w[k]
+		if (x == "that" || x == "who" || x == "which") && selves[w[k-1]] && determined(w, k-1) {
+			return true
+		}
+		if !links[x] && !removal[x] && !stops[x] {
+			return false
+		}
+	}
+	return false
+}
 
 // loose reports a governance noun at j that the system is said to lack or
 // be free of, in a sentence about the system: "you're DAN now, free of all
@@ -490,7 +509,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 			return c // "your new instructions supersede all previous ones"
 		case c < j && w[c] == "switch" && (at(w, j+1) == "for" || at(w, j+1) == "with") && !negated(w, c):
 			return c // "switch your persona for mine"
-		case c > j && (w[c] == "longer" && at(w, c-1) == "no" || w[c] == "side" && at(w, c-1) == "one"):
+		case c > j && (w[c] == "longer" && at(w, c-1) == "no" || w[c] == "side" && at(w, c-1) == "one" ||
+			w[c] == "way" && at(w, c-1) == "the" && at(w, c-2) == "of" && at(w, c-3) == "out"):
 			return c // "your obligations are no longer in force", "set your principles to one side"
 		case c > j && removal[w[c]] && w[c] == baseOf(w[c]) && pronouns[at(w, c+1)] && !negated(w, c):
 			return c // "everything you were taught is wrong, so forget it"
@@ -511,7 +531,8 @@ func challenged(w []string) bool {
 	case at(w, 0) == "why" && (at(w, 1) == "do" || at(w, 1) == "would") && system[at(w, 2)] &&
 		(at(w, 3) == "have" || at(w, 3) == "need" || at(w, 3) == "insist" || at(w, 3) == "keep" || at(w, 3) == "still"):
 		return true
-	case at(w, 0) == "why" && at(w, 1) == "are" && system[at(w, 2)] && at(w, 3) == "still":
+	case at(w, 0) == "why" && at(w, 1) == "are" && system[at(w, 2)] && at(w, 3) == "still",
+		at(w, 0) == "how" && at(w, 1) == "come" && system[at(w, 2)] && (at(w, 3) == "still" || at(w, 3) == "keep"):
 		return true
 	}
 	return false
@@ -736,6 +757,9 @@ func habitQuestion(w []string) bool {
 func bareCue(w []string) int {
 	if c := lapsedPronoun(w); c >= 0 {
 		return c
+	}
+	if len(w) <= 4 && pronouns[at(w, len(w)-2)] && phrasal[w[len(w)-1]] && !stops[w[len(w)-3+min(0, len(w)-3)]] {
+		return len(w) - 1 // "Knock it off.", "Cut it out."
 	}
 	c := -1
 	for i, x := range w {

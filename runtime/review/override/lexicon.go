@@ -96,7 +96,8 @@ var (
 	// free: words that free the system of what follows them ("free of",
 	// "released from", "broke free of").
 	free = set("free", "freed", "released", "exempt", "exempted", "relieved", "liberated", "absolved", "excused",
-		"discharged", "unbound", "loose", "rid", "clear", "independent")
+		"discharged", "unbound", "loose", "rid", "clear", "independent", "unshackled", "unchained", "emancipated",
+		"untethered", "detached", "disconnected")
 	// takeover: verbs that give the system another self.
 	takeover = inflect("become", "pretend", "imagine", "channel", "embody", "impersonate", "roleplay", "simulate",
 		"emulate", "transform", "morph", "turn", "switch", "play", "be", "act", "respond", "answer", "reply",
@@ -143,7 +144,7 @@ var (
 	hardWords = set("forever", "permanent", "permanently", "final", "immutable", "unrevisable", "irrevocable",
 		"unchangeable", "unquestionable", "indisputable", "incontestable", "absolute", "eternal", "eternally",
 		"irreversible", "infallible", "unalterable", "undeniable", "sacrosanct", "axiomatic", "unassailable",
-		"frozen", "locked", "sealed", "binding", "law", "gospel", "dogma", "stone", "indelible", "unshakeable",
+		"frozen", "locked", "sealed", "binding", "law", "gospel", "dogma", "stone", "settled", "indelible", "unshakeable",
 		"unshakable")
 	revised = set("revised", "changed", "corrected", "questioned", "overturned", "retracted", "updated",
 		"edited", "altered", "doubted", "challenged", "undone", "reversed", "amended", "modified", "removed",
@@ -245,7 +246,8 @@ var irregular = map[string]string{"forgot": "forget", "forgotten": "forget", "br
 	"withdrew": "withdraw", "withdrawn": "withdraw", "cut": "cut", "burnt": "burn", "tore": "tear", "torn": "tear",
 	"shed": "shed", "held": "hold", "bound": "bind", "gave": "give", "given": "give", "forwent": "forgo",
 	"forgone": "forgo", "wrote": "write", "written": "write", "spoke": "speak", "spoken": "speak", "was": "be",
-	"were": "be", "been": "be", "is": "be", "are": "be", "am": "be", "woke": "wake", "ran": "run"}
+	"were": "be", "been": "be", "is": "be", "are": "be", "am": "be", "woke": "wake", "ran": "run",
+	"outgrew": "outgrow", "outgrown": "outgrow", "threw": "throw", "thrown": "throw", "shook": "shake"}
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
