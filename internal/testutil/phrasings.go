@@ -25,7 +25,7 @@ const (
 	HeldOutFile     = "heldout.jsonl"
 	HeldOut2File    = "heldout2.jsonl" // written after all tuning had ended
 	HeldOut3File    = "heldout3.jsonl" // committed before the second round of tuning
-	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning
+	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning; tuning data since the fourth
 	ImperativesFile = "imperatives.jsonl"
 )
 

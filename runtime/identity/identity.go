@@ -29,13 +29,21 @@
 //     guardrails and safety — or a word that gives the system another
 //     identity ("pretend", "become", "you are now ...");
 //   - force is the strongest push of the token's clause — a word that
-//     changes, removes or voids ("ignore", "turn off", "instead of", "void",
+//     changes, removes or voids ("ignore", "turn off", "void",
 //     "final") — decayed by its distance in content words (0.9 a word) and
 //     scaled by how much the sentence addresses the system: it names it
 //     ("you", "your"), opens with an instruction, asks with a modal, or
 //     requests ("should be disabled"). A negated push ("do not disable")
 //     pushes nothing, and a subordinate clause ("when the safety light
 //     blinks") is out of a push's reach.
+//
+// The trajectory also reads the identity-override signal it shares with the
+// review gate (runtime/review/override): where a sentence names the system's
+// governance with a cue of its removal, another self for the system, code in
+// its answer path or a claim made final, the word that names what is
+// overridden touches the manifold as a whole, fully, under a full push (a
+// half-angle of κ), unless the sentence's own moves already turn it nearly
+// as far. The signal is a reading of the words, not the gate's verdict.
 //
 // So a mention is a touch without force and a push at something the
 // manifold does not hold has nothing to turn: ordinary questions and
@@ -46,7 +54,7 @@
 // with their bounds at a resolution of 1e-9, so the same turn gets the same
 // flag on every machine. κ (0.35 rad), the decay and the weights were
 // calibrated on the tuning data of testdata/adversarial only (its suite and
-// its first three held-out parts).
+// its first four held-out parts).
 //
 // The flag never comes from the review gate's verdict: the two are computed
 // apart and can disagree. It is telemetry: a flagged score is reported on

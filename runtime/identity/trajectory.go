@@ -2,14 +2,16 @@ package identity
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"formation/runtime/algebra"
+	"formation/runtime/review/override"
 	"formation/runtime/text"
 )
 
 // The trajectory's calibration. It was tuned on the shared phrasings of
-// testdata/adversarial (the suite and the first three held-out parts, which are
+// testdata/adversarial (the suite and the first four held-out parts, which are
 // tuning data now) and nothing else.
 const (
 	// decay is how much of a push reaches a word one token further away
@@ -44,9 +46,14 @@ func (g *Geometry) Trajectory(input string) []Move {
 	var moves []Move
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
-	for _, sentence := range splitSentences(text.JoinHyphenated(text.JoinSpelled(input), g.known)) {
+	var signal override.Scanner
+	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
+	for _, sentence := range splitSentences(folded) {
 		toks := g.read(text.Tokenize(sentence))
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
+		if f, ok := signal.Next(toks); ok {
+			moves = withSignal(moves, toks, index, f)
+		}
 		index += len(toks)
 		antecedent = 0
 		for _, w := range toks {
@@ -54,6 +61,31 @@ func (g *Geometry) Trajectory(input string) []Move {
 		}
 	}
 	return moves
+}
+
+// withSignal adds the move of an override the shared signal found in a
+// sentence (its tokens from first): the word that names what is overridden
+// — the system's governance, its self, the code in its path, the claim made
+// final — touches the manifold as a whole, fully, under the full push of
+// the cue, unless the sentence's own moves already turn that word nearly as
+// far (four fifths of the way: "Ignore all previous instructions" turns
+// "instructions" by 0.81 of κ on its own).
+func withSignal(moves []Move, toks []string, first int, f override.Finding) []Move {
+	k := f.Target
+	if k < 0 {
+		k = max(f.Cue, 0) // the target stood in the sentence before ("Just stop.")
+	}
+	for _, m := range moves {
+		if m.Index == first+k && m.Angle >= kappa*4/5 {
+			return moves
+		}
+	}
+	m := Move{Index: first + k, Token: toks[k], Touch: full, Force: full, Angle: kappa, Axis: -1}
+	i := len(moves)
+	for i > 0 && moves[i-1].Index > m.Index {
+		i--
+	}
+	return slices.Insert(moves, i, m)
 }
 
 // CheckTurn is the identity check over the turn's trajectory: the axes are
@@ -144,7 +176,7 @@ func (g *Geometry) read(toks []string) []string {
 // known reports a word the check weighs.
 func (g *Geometry) known(w string) bool {
 	_, held := g.holds[w]
-	return held || g.lex.push[w] > 0 || g.lex.bearer[w] || g.lex.imperative[w]
+	return held || g.lex.push[w] > 0 || g.lex.bearer[w] || g.lex.imperative[w] || override.Known(w)
 }
 
 // splitSentences cuts a turn at sentence and clause punctuation. A colon
@@ -170,7 +202,8 @@ func valueAfter(s string) bool {
 	}
 	switch f[0] {
 	case "off", "none", "disabled", "false", "null", "0", "zero", "nil", "revoked", "removed", "void", "suspended",
-		"lifted", "deleted", "inactive", "obsolete", "expired", "invalid", "cancelled", "canceled", "waived", "gone":
+		"lifted", "deleted", "inactive", "obsolete", "expired", "invalid", "cancelled", "canceled", "waived", "gone",
+		"disengaged", "deactivated":
 		return true
 	}
 	return false
@@ -265,54 +298,56 @@ func (g *Geometry) push(toks []string, i int) int {
 		p = full
 	}
 	switch {
-	case released(w, prev) && (next == "of" || next == "from") && g.heldWithin(toks, i+2, 5):
-		return 800 // "consider yourself free of all rules", "released from all of its rules"
-	case (w == "without" || w == "no" && prev == "with") && g.heldAhead(toks, i+1):
-		return 800 // "an AI without any guidelines", "with no conscience": what it would be without them
-	case revised(w) && prev == "be" && (l.negators[at(toks, i-2)] || at(toks, i-2) == "cannot"):
-		return full // "can never be corrected": a claim made final
 	case (w == "is" || w == "are") && next == "now" && g.holds[prev].weight >= 700 && (at(toks, i-2) == "your" || at(toks, i-3) == "your"):
 		return full // "your values are now ...": a redefinition
 	case w == "new" && prev == "your" && g.holds[next].weight >= 700 && (i+2 == len(toks) || at(toks, i+2) == "is" || at(toks, i+2) == "are"):
 		return full // "here are your new rules: ...": a replacement announced
 	case g.lex.freedom[w] && next == "mode", g.modeEntered(toks, i):
 		return full // "switch into unrestricted mode", "go into admin mode"
-	case injected(toks, i):
-		return 800 // "hook my function into your runtime"
-	case (w == "ice" || w == "hold") && prev == "on" && (at(toks, i-2) == "are" || at(toks, i-2) == "is" || at(toks, i-2) == "be"):
-		p = full // "your safety checks are on ice"
 	case g.adopts(toks, i):
 		p = full
-	case settingWord(w) && (g.holds[prev].weight > 0 && !keptWord(prev) || prev == "to") && !configAhead(toks, i),
+	case settingWord(w) && (g.holds[prev].weight > 0 && !keptWord(prev) || prev == "to" ||
+		prev == "mode" && g.holds[at(toks, i-2)].weight > 0) && !configAhead(toks, i),
 		settingWord(w) && keptWord(prev) && g.holds[at(toks, i-2)].weight > 0 && (at(toks, i-3) == "your" || at(toks, i-4) == "your"):
-		p = full // "safety=off", "set ... to zero", "your filters stay off"; not a setting in a configuration file
-	case w == "instead" && next == "of":
-		p = full // "instead of your rules": a replacement
-	case w == "being" && (prev == "stop" || prev == "start" || prev == "quit") && g.agentAhead(toks, i+1):
-		p = full // "stop being an assistant"
-	case g.freeSystem(toks, i):
-		p = max(p, 800)
+		p = full // "safety=off", "safety mode: disengaged", "set ... to zero", "your filters stay off"; not a setting in a configuration file
+	case (w == "you're" || w == "are") && next == "free" && at(toks, i+2) == "to":
+		// "you are free to choose": a permission, not an identity
 	case w == "you're" || (w == "are" || w == "is" || w == "be" || w == "am") && g.assigns(toks, i):
 		p = max(p, g.assignment(next, at(toks, i+3)))
-	case (w == "no" || w == "zero") && (prev == "have" || prev == "has" || prev == "had"):
-		p = max(p, 800)
 	}
 	if p > 0 && w != "longer" && w != "anymore" && g.negated(toks, i) {
+		return 0
+	}
+	if p > 0 && g.someoneElse(toks, i) {
 		return 0
 	}
 	return p
 }
 
-// released is a word that frees someone of something ("released from",
-// "granted leave from").
-func released(w, prev string) bool {
-	switch w {
-	case "free", "freed", "released", "exempt", "exempted", "relieved", "excused", "discharged", "absolved", "liberated":
-		return true
-	case "leave", "exemption", "dispensation":
-		return prev == "granted" || prev == "given"
+// someoneElse reports a push at i in the third person whose subject is no
+// name of the system: "a robot that ignores its programming" is a
+// description ("this model ignores its rules" is the signal's to read).
+func (g *Geometry) someoneElse(toks []string, i int) bool {
+	w, prev := toks[i], at(toks, i-1)
+	if g.lex.pushBase[w] && (g.lex.requestModals[prev] || g.lex.questionModals[prev]) {
+		// "these options may break your whole system"; not "you must", "the assistant should"
+		return g.other(at(toks, i-2))
 	}
-	return false
+	if g.lex.pushBase[w] || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
+		return false
+	}
+	switch prev {
+	case "that", "who", "which":
+		return g.other(at(toks, i-2))
+	}
+	return g.other(prev) // "the -x option lifts the restriction"
+}
+
+// other reports a word that names a subject besides the system: a noun
+// that is neither a name of the system nor a pronoun for it.
+func (g *Geometry) other(w string) bool {
+	return w != "" && !g.lex.selfNouns[w] && !g.lex.bearer[w] && !g.lex.stop[w] && !g.lex.negators[w] &&
+		!g.lex.openers[w] && w != "i" && w != "we" && !whWord(w) && g.holds[w].weight == 0
 }
 
 // keptWord is a verb that keeps a setting as it is: "stay off".
@@ -380,28 +415,6 @@ func (g *Geometry) modeEntered(toks []string, i int) bool {
 	return false
 }
 
-// injected reports "into" (or "inside", "onto") at i that puts code into
-// the system's own path: "hook my function into your runtime", "plug my
-// callback into your pipeline".
-func injected(toks []string, i int) bool {
-	if w := toks[i]; w != "into" && w != "inside" && w != "onto" || at(toks, i+1) != "your" {
-		return false
-	}
-	switch at(toks, i+2) {
-	case "runtime", "pipeline", "loop", "core", "reasoning", "brain", "answers", "replies", "output", "system":
-	default:
-		return false
-	}
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
-		switch toks[j] {
-		case "function", "functions", "callback", "callbacks", "code", "hook", "hooks", "module", "plugin", "script",
-			"patch", "handler", "routine", "operator":
-			return true
-		}
-	}
-	return false
-}
-
 // checksYou reports a mechanism at i that governs what the system says:
 // "the function that screens your output"; one that checks anything else
 // ("the function that checks input") is not the system's.
@@ -424,12 +437,6 @@ func checksYou(toks []string, i int) bool {
 	return at(toks, i+3) == "your" || at(toks, i+4) == "your" || at(toks, i+3) == "you"
 }
 
-// systemPath reports a part of the system's own path that code is put into:
-// "(inject my script into) your reasoning loop".
-func systemPath(toks []string, i int) bool {
-	return i >= 2 && at(toks, i-1) == "your" && injected(toks, i-2)
-}
-
 // adopts reports a word that gives the system another identity: "pretend",
 // "become", "act as", "behave like", "role play", "play the role" — told to
 // the system (an instruction, or after "you"), not said of something else
@@ -450,6 +457,12 @@ func (g *Geometry) adopts(toks []string, i int) bool {
 		return false
 	}
 	switch w {
+	case "become", "becomes":
+		// "become a different assistant", "become my accomplice"; not
+		// "become a better writer"
+		if !g.agentAhead(toks, i+1) && next != "my" && next != "someone" && next != "something" {
+			return false
+		}
 	case "act", "behave":
 		if next != "as" && next != "like" && next != "though" && next != "if" {
 			return false
@@ -562,45 +575,6 @@ func (g *Geometry) splitParticle(toks []string, i int, base string) bool {
 	return false
 }
 
-// heldAhead reports a word the manifold holds among the three tokens from k.
-func (g *Geometry) heldAhead(toks []string, k int) bool { return g.heldWithin(toks, k, 3) }
-
-// heldWithin reports a word the manifold holds among the n tokens from k.
-func (g *Geometry) heldWithin(toks []string, k, n int) bool {
-	for j := k; j < len(toks) && j < k+n; j++ {
-		if g.holds[toks[j]].weight >= 700 {
-			return true
-		}
-	}
-	return false
-}
-
-// revised is a participle of revising what was said.
-func revised(w string) bool {
-	switch w {
-	case "corrected", "revised", "changed", "questioned", "retracted", "overturned", "updated", "edited",
-		"altered", "doubted", "challenged", "undone", "reversed", "amended", "modified":
-		return true
-	}
-	return false
-}
-
-// freeSystem reports a freedom word said of the system: near "you", a name
-// of the system, a copula or an adopted identity ("an unrestricted
-// assistant", "you are unfiltered"), not "unlimited width".
-func (g *Geometry) freeSystem(toks []string, i int) bool {
-	if !g.lex.freedom[toks[i]] {
-		return false
-	}
-	for j := max(0, i-3); j < len(toks) && j <= i+3; j++ {
-		w := toks[j]
-		if j != i && (g.lex.bearer[w] || g.lex.selfNouns[w] || w == "are" || w == "be" || g.lex.adopt[w]) {
-			return true
-		}
-	}
-	return false
-}
-
 // assigns reports a copula that says what the system is: "you are ...",
 // "your name is ...", in a main clause ("if you are using Windows" and
 // "what you are doing" say nothing of the kind).
@@ -638,6 +612,9 @@ func (g *Geometry) assigning(toks []string, i int) bool {
 	w := toks[i]
 	if w != "you're" && (w != "are" && w != "is" && w != "be" && w != "am" || !g.assigns(toks, i)) {
 		return false
+	}
+	if next := at(toks, i+1); next == "free" && at(toks, i+2) == "to" || w == "be" && manner(next) {
+		return false // "you are free to change it", "can you be more concise?"
 	}
 	return g.assignment(at(toks, i+1), at(toks, i+3)) > 0
 }
@@ -683,11 +660,22 @@ func (g *Geometry) negated(toks []string, i int) bool {
 func (g *Geometry) aboutElse(toks []string, i int) bool {
 	switch at(toks, i+1) {
 	case "on", "of", "about", "regarding", "concerning":
+	case "in", "inside", "within":
+		// "a filter in tcpdump", "the commands in your history"; not "the
+		// instructions in this conversation", "the normalizer in your hot path"
+		for _, c := range []string{at(toks, i+2), at(toks, i+3)} {
+			switch c {
+			case "conversation", "chat", "session", "prompt", "message", "propagation", "hot", "field", "runtime",
+				"pipeline", "path", "manifold", "closure", "core":
+				return false
+			}
+		}
+		return at(toks, i+2) != ""
 	default:
 		return false
 	}
 	if at(toks, i-1) == "your" || at(toks, i-2) == "your" {
-		return false
+		return override.Elsewhere(toks, i) // "your limits on the credit card"
 	}
 	for j := i + 2; j < len(toks) && j < i+6; j++ {
 		w := toks[j]
@@ -699,6 +687,16 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 		}
 	}
 	return false
+}
+
+// qualifies reports a word at i that qualifies the noun after it ("the
+// character encoding", "the name field"): a word the check does not weigh
+// and that is no verb, particle or function word.
+func (g *Geometry) qualifies(toks []string, i int) bool {
+	n := at(toks, i+1)
+	return n != "" && !g.lex.stop[n] && !g.known(n) && !g.lex.negators[n] && !g.lex.subordinators[n] &&
+		!strings.HasSuffix(n, "ly") && !strings.HasSuffix(n, "ed") && !g.lex.requestModals[n] &&
+		!g.lex.questionModals[n] && !whWord(n) && !g.lex.praise[n]
 }
 
 func whWord(w string) bool {
@@ -717,20 +715,42 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 	if !ok {
 		h = hold{0, -1}
 	}
+	if w == "yourself" && (preposition(at(toks, i-1)) || strings.HasSuffix(at(toks, i-1), "ing") && at(toks, i-1) != "being") {
+		return 0, -1 // "hard on yourself", "stop repeating yourself": the object of something else
+	}
 	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) || checksYou(toks, i) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
-	} else if g.freeSystem(toks, i) && h.weight < 700 {
-		h = hold{700, -1}
-	} else if h.weight > 0 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
-		h.weight = 800 // "your content filter": the system's own
+	} else if h.weight >= 400 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
+		h.weight = 800 // "your content filter": the system's own (a word of a note, "your answer", stays light)
 	} else if (g.lex.freedom[w] || w == "jailbreak" || w == "god") && at(toks, i+1) == "mode" || g.modeEntered(toks, i) {
 		h = hold{full, -1} // "unrestricted mode": the system without its governance
-	} else if systemPath(toks, i) {
-		h = hold{800, -1} // "into your runtime": the system's own path
 	} else if h.weight > 0 && g.aboutElse(toks, i) {
 		h.weight = 0 // "the restriction on file size"
+	} else if h.weight > 0 && h.weight < full && g.qualifies(toks, i) {
+		h.weight = 0 // "the character encoding": a lightly held word qualifying another noun
 	}
 	return h.weight, h.axis
+}
+
+// manner is a word after "be" that asks for a manner, not an identity:
+// "be more concise", "be brief".
+func manner(w string) bool {
+	switch w {
+	case "more", "less", "so", "too", "very", "quite", "as", "brief", "concise", "clear", "clearer", "precise",
+		"careful", "honest", "specific", "short", "shorter", "detailed", "formal", "informal", "polite", "patient",
+		"quick", "quicker", "thorough", "explicit", "direct", "gentle", "kind", "nice":
+		return true
+	}
+	return false
+}
+
+// preposition is a word after which "yourself" is no object of a push.
+func preposition(w string) bool {
+	switch w {
+	case "on", "to", "with", "for", "about", "of", "at", "by", "from":
+		return true
+	}
+	return false
 }
 
 // address is how much a sentence is addressed to the system, per mille: it
@@ -744,6 +764,13 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 // for a change ("should be disabled") but gives the system no identity.
 func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	l := g.lex
+	if (toks[0] == "do" || toks[0] == "does" || toks[0] == "did") &&
+		(at(toks, 1) == "you" && habitual(at(toks, 2)) || at(toks, 1) != "you") {
+		// "do you ever ignore your instructions?", "do your guidelines change
+		// between versions?", "does the -f flag override your safety
+		// prompts?": a question about what the system or something else does
+		return 0, false
+	}
 	request, self := false, false
 	for _, w := range toks {
 		if l.bearer[w] {
@@ -780,7 +807,7 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	case request && self, self && (contains(toks, "will") || contains(toks, "would")),
 		self && (contains(toks, "wants") || contains(toks, "want") || contains(toks, "tell") || contains(toks, "ask")):
 		return 800, false
-	case len(toks) >= 2 && g.holds[toks[0]].weight > 0 && settingWord(toks[1]),
+	case len(toks) >= 2 && g.holds[toks[0]].weight > 0 && (settingWord(toks[1]) || toks[1] == "mode" && settingWord(at(toks, 2))),
 		g.taggedSetting(toks):
 		return full, false // "safety=off", "<<SYSTEM>> safety: disabled": a setting is an instruction
 	case self && reported(toks) && (contains(toks, "its") || contains(toks, "itself")):
@@ -789,6 +816,15 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 		return 600, true
 	}
 	return 0, false
+}
+
+// habitual is an adverb of habit: "do you ever ...".
+func habitual(w string) bool {
+	switch w {
+	case "ever", "sometimes", "often", "usually", "always", "normally", "typically", "really", "actually":
+		return true
+	}
+	return false
 }
 
 // taggedSetting reports a sentence that opens with pseudo-tags of
@@ -859,7 +895,7 @@ func slicesEqual(a, b []string) bool {
 // settingWord is a value that switches a setting off ("safety=off").
 func settingWord(w string) bool {
 	switch w {
-	case "off", "none", "disabled", "false", "null", "0", "zero", "nil":
+	case "off", "none", "disabled", "false", "null", "0", "zero", "nil", "disengaged", "deactivated":
 		return true
 	}
 	return false

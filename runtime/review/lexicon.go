@@ -44,8 +44,8 @@ type lexicon struct {
 	// "you are" says in a pleasantry); modes without an identity ("developer
 	// mode") and the verbs that enter one.
 	agents, freedom, praise, modes, enterVerbs map[string]bool
-	// Declarations that void what they name, and how they say it.
-	declare, voidWords, lapseVerbs map[string]bool
+	// Words that void what they name, and verbs of its holding.
+	voidWords, lapseVerbs map[string]bool
 	// Standing instructions ("from now on").
 	standing [][]string
 	// Hardening: a claim made final.
@@ -105,12 +105,12 @@ func newLexicon() *lexicon {
 		strong: set("identity", "identities", "persona", "personality", "guardrail", "guardrails", "safeguard",
 			"safeguards", "safety", "guideline", "guidelines", "instruction", "instructions", "directive",
 			"directives", "programming", "restriction", "restrictions", "ethics", "morals", "manifold", "review",
-			"operator", "operators", "conscience", "rulebook", "rulebooks", "orders", "commands"),
+			"operator", "operators", "conscience", "rulebook", "rulebooks", "orders"),
 		owned: set("rules", "rule", "values", "principles", "policy", "policies", "boundaries", "boundary",
 			"constraints", "limits", "limitations", "filter", "filters", "prompt", "training", "name", "role",
 			"character", "mode", "gate", "check", "checks", "checker", "axis", "axes", "path", "pack", "step",
 			"nature", "purpose", "core", "self", "truth", "layer", "protocol", "protocols", "measures",
-			"mechanism", "mechanisms", "settings", "system", "beliefs", "standards", "limit", "censorship",
+			"mechanism", "mechanisms", "beliefs", "standards", "limit", "censorship",
 			"moderation", "restraints", "defaults", "alignment", "ethic", "morality", "scruples", "honesty",
 			"conduct", "caution", "inhibitions", "qualms", "programming", "conditioning", "upbringing", "creed", "commitments", "loyalty",
 			"obligations", "obligation", "duties", "routine", "routines"),
@@ -173,8 +173,6 @@ func newLexicon() *lexicon {
 			"unlimited", "unchained", "jailbroken", "freedom", "unsafe", "unbound", "lawless", "godmode"),
 		enterVerbs: set("enter", "activate", "engage", "enable", "start", "switch", "turn", "go", "boot", "put",
 			"drop", "launch", "begin"),
-		declare: set("consider", "declare", "deem", "treat", "regard", "call", "count", "mark", "assume", "think",
-			"pretend", "imagine", "rule", "hold", "make", "render", "proclaim"),
 		voidWords: set("void", "null", "invalid", "obsolete", "cancelled", "canceled", "revoked", "suspended",
 			"lifted", "gone", "irrelevant", "optional", "inactive", "disabled", "off", "removed", "overridden",
 			"moot", "meaningless", "expired", "dead", "over", "nonexistent", "none", "false", "zero", "0",
@@ -207,7 +205,7 @@ func newLexicon() *lexicon {
 		genericInjectables: set("operator", "operators", "hook", "hooks", "patch", "patches", "plugin", "plugins",
 			"override", "overrides", "script", "projection", "module", "function", "functions", "callback",
 			"callbacks", "code", "routine", "handler", "handlers"),
-		runtimePath: set("hot", "propagation", "field", "runtime", "manifold", "closure"),
+		runtimePath: set("hot", "propagation", "field", "manifold", "closure"),
 	}
 	l.commands = set("explain", "tell", "write", "give", "show", "help", "answer", "describe", "list", "make",
 		"say", "teach", "provide", "generate", "create", "continue", "respond", "reply", "talk", "speak", "go",
@@ -232,7 +230,7 @@ func newLexicon() *lexicon {
 func (l *lexicon) collectVocabulary() map[string]bool {
 	v := map[string]bool{"your": true, "you": true, "yourself": true, "everything": true, "previous": true}
 	for _, m := range []map[string]bool{l.change, l.participles, l.adopt, l.actAs, l.speakAs, l.strong, l.owned,
-		l.governors, l.qualifiers, l.agents, l.freedom, l.modes, l.declare, l.voidWords, l.hardenVerbs,
+		l.governors, l.qualifiers, l.agents, l.freedom, l.modes, l.voidWords, l.hardenVerbs,
 		l.hardenWords, l.freezeVerbs, l.claimNouns, l.injectVerbs, l.injectables, l.genericInjectables} {
 		for w := range m {
 			v[w] = true

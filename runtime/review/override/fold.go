@@ -1,0 +1,145 @@
+package override
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Fold undoes the disguises a text may wear before it is read: characters
+// that take no space (zero-width joiners, soft hyphens), fullwidth forms
+// ("Ｉｇｎｏｒｅ"), Cyrillic and Greek letters that look Latin ("ignоre"
+// with a Cyrillic о), letters masked with an asterisk ("ign*re", when one
+// word of the signal's fits), full stops inside a word ("ig.nore", joined
+// when the word is one of the signal's, else read as a space) and
+// ellipses, which end no sentence. The gate and the identity check fold a
+// text with it before they split it.
+func Fold(s string) string {
+	if !isASCII(s) {
+		s = foldRunes(s)
+	}
+	if strings.Contains(s, "...") {
+		s = strings.ReplaceAll(s, "...", " ")
+	}
+	if masked(s) {
+		s = unmask(s)
+	}
+	return s
+}
+
+// masked reports an asterisk or a full stop between two letters.
+func masked(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if (s[i] == '*' || s[i] == '.') && isLetter(s[i-1]) && isLetter(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// lookalikes maps Cyrillic and Greek letters to the Latin ones they look
+// like.
+var lookalikes = map[rune]rune{'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i',
+	'ј': 'j', 'ѕ': 's', 'һ': 'h', 'ԁ': 'd', 'ɡ': 'g', 'А': 'A', 'Е': 'E', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
+	'Х': 'X', 'Н': 'H', 'К': 'K', 'М': 'M', 'В': 'B', 'І': 'I', 'ο': 'o', 'α': 'a', 'ε': 'e', 'ι': 'i', 'ν': 'v',
+	'τ': 't', 'ρ': 'p', 'Ο': 'O', 'Α': 'A', 'Ε': 'E', 'Ι': 'I', 'Τ': 'T', '…': ' '}
+
+// foldRunes drops characters that take no space and maps fullwidth forms
+// and lookalike letters to ASCII.
+func foldRunes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff' || r == '\u00ad':
+		case r >= 0xFF01 && r <= 0xFF5E:
+			b.WriteRune(r - 0xFEE0)
+		case r == 0x3000:
+			b.WriteByte(' ')
+		default:
+			if l, ok := lookalikes[r]; ok {
+				r = l
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unmask reads each run of letters with asterisks or full stops inside it:
+// "ign*re" as the word of the signal's it fits, "ig.nore" as "ignore" when
+// that is one of its words, else the stops as spaces ("file.txt" → "file
+// txt", as the tokenizer reads it anyway).
+func unmask(s string) string {
+	b := []byte(s)
+	var out strings.Builder
+	for i := 0; i < len(b); {
+		if !isLetter(b[i]) {
+			out.WriteByte(b[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && (isLetter(b[j]) || (b[j] == '*' || b[j] == '.') && j+1 < len(b) && isLetter(b[j+1]) && j > i) {
+			j++
+		}
+		out.WriteString(readRun(string(b[i:j])))
+		i = j
+	}
+	return out.String()
+}
+
+// readRun reads one run of letters, asterisks and inner full stops.
+func readRun(run string) string {
+	if !strings.ContainsAny(run, "*.") {
+		return run
+	}
+	if strings.Contains(run, "*") {
+		if w := fit(strings.ReplaceAll(strings.ToLower(run), ".", "")); w != "" {
+			return w
+		}
+		return run
+	}
+	if joined := strings.ReplaceAll(run, ".", ""); vocabulary[strings.ToLower(joined)] && !vocabulary[strings.ToLower(run[:strings.IndexByte(run, '.')])] {
+		return joined // "ig.nore", not "file.txt" or "e.g"
+	}
+	return strings.ReplaceAll(run, ".", " ")
+}
+
+// fit returns the first of the signal's words (in sorted order) that a
+// pattern with asterisks for letters fits, or "".
+func fit(pattern string) string {
+	for _, w := range sortedVocabulary {
+		if len(w) != len(pattern) {
+			continue
+		}
+		ok := true
+		for k := 0; k < len(w) && ok; k++ {
+			ok = pattern[k] == '*' || pattern[k] == w[k]
+		}
+		if ok {
+			return w
+		}
+	}
+	return ""
+}
+
+var sortedVocabulary = func() []string {
+	out := make([]string, 0, len(vocabulary))
+	for w := range vocabulary {
+		if len(w) > 3 {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
