@@ -110,12 +110,15 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // after it: 37/50 flagged (74 %), 0/97 ordinary turns. The tuning that
 // followed each (the last one fed the trajectory from the signal shared with
 // the gate, runtime/review/override) used it, so both are tuning data now and are
-// held to the same target as the others.
+// held to the same target as the others. The fifth part, written by
+// someone who had seen neither the checks nor the earlier parts, was
+// committed before that last round and measured once, blind, after it:
+// 49/50 flagged (98 %), 0/97 ordinary turns.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		minRate float64
-	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 95}, {testutil.HeldOut4File, 95}} {
+	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 95}, {testutil.HeldOut4File, 95}, {testutil.HeldOut5File, 95}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate) })
 	}
 }

@@ -26,6 +26,7 @@ const (
 	HeldOut2File    = "heldout2.jsonl" // written after all tuning had ended
 	HeldOut3File    = "heldout3.jsonl" // committed before the second round of tuning
 	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning; tuning data since the fourth
+	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning
 	ImperativesFile = "imperatives.jsonl"
 )
 

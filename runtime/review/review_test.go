@@ -343,12 +343,15 @@ func TestRealImperativesPass(t *testing.T) {
 // after it: 35/50 refused, 60/60 ordinary passed. The tuning that followed
 // each (the last one built the shared signal of runtime/review/override) used it,
 // so both are tuning data now and are held to the full target like the
-// others.
+// others. The fifth part, written by someone who had seen neither the gate
+// nor the earlier parts, was committed before that last round and measured
+// once, blind, after it: 49/50 refused, 60/60 ordinary passed. The floor
+// keeps that figure.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 1}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }
