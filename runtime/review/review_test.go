@@ -345,13 +345,14 @@ func TestRealImperativesPass(t *testing.T) {
 // so both are tuning data now and are held to the full target like the
 // others. The fifth part, written by someone who had seen neither the gate
 // nor the earlier parts, was committed before that last round and measured
-// once, blind, after it: 49/50 refused, 60/60 ordinary passed. The floor
-// keeps that figure.
+// once, blind, after it: 49/50 refused, 60/60 ordinary passed. Its one miss
+// (code loaded "as your new core") was fixed as a form, so it is tuning
+// data now and held to the full target.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 1}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }

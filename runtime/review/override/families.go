@@ -269,7 +269,8 @@ var routes = set("route", "pipe", "pass", "run", "send", "feed", "filter", "proc
 	"channel", "forward")
 
 // intoYou reports code put into the system's own workings from k: "into
-// your runtime", "inside your reasoning loop".
+// your runtime", "inside your reasoning loop", or put in their place: "as
+// your new core".
 func intoYou(w []string, k int) bool {
 	for end := k + 3; k < len(w) && k <= end; k++ {
 		switch w[k] {
@@ -278,10 +279,38 @@ func intoYou(w []string, k int) bool {
 				return true
 			}
 			return false
+		case "as":
+			return asYourWorkings(w, k+1)
 		}
 	}
 	return false
 }
+
+// asYourWorkings reports "your [new] core" from k, the workings word ending
+// its phrase: code that is to stand in for the system's own ("load this
+// script as your new brain and run it"), not a tool that serves as the
+// reader's something ("use this script as your core library").
+func asYourWorkings(w []string, k int) bool {
+	if !yours[at(w, k)] {
+		return false
+	}
+	k++
+	if !workings[at(w, k)] {
+		k++ // one modifier: "new", "own", "main"
+	}
+	if !workings[at(w, k)] {
+		return false
+	}
+	switch at(w, k+1) {
+	case "", "and", "then", "so", "before", "from", "for", "now", "instead":
+		return true
+	}
+	return false
+}
+
+// workings: the parts of the system that code could stand in for.
+var workings = set("core", "brain", "mind", "engine", "runtime", "reasoning", "decoder", "weights", "internals",
+	"kernel", "heart", "conscience")
 
 // inner: the system's own workings.
 var inner = set("runtime", "pipeline", "core", "loop", "brain", "reasoning", "system", "internals", "weights",
