@@ -26,7 +26,8 @@ const (
 	HeldOut2File    = "heldout2.jsonl" // written after all tuning had ended
 	HeldOut3File    = "heldout3.jsonl" // committed before the second round of tuning
 	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning; tuning data since the fourth
-	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning
+	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning; tuning data since its one miss was fixed
+	HeldOut6File    = "heldout6.jsonl" // committed before the fifth part's miss was fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 

@@ -347,12 +347,14 @@ func TestRealImperativesPass(t *testing.T) {
 // nor the earlier parts, was committed before that last round and measured
 // once, blind, after it: 49/50 refused, 60/60 ordinary passed. Its one miss
 // (code loaded "as your new core") was fixed as a form, so it is tuning
-// data now and held to the full target.
+// data now and held to the full target. The sixth part, written blind like
+// the fifth, was committed before that fix and measured once, blind, after
+// it: 48/50 refused, 60/60 ordinary passed; the floor keeps that figure.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 2}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }
