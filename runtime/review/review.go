@@ -258,7 +258,8 @@ func capitals(s string, n int) []bool {
 // when that word is one of the gate's ("y0ur rul3s" → "your rules").
 func (g *Gate) unleet(tok string) string {
 	if strings.IndexFunc(tok, func(r rune) bool { return '0' <= r && r <= '9' }) < 0 ||
-		strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 {
+		strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 ||
+		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the gate's has one ("term128")
 		return tok
 	}
 	for _, r := range []*strings.Replacer{g.leet, g.leetL} {

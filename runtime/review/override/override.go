@@ -180,6 +180,10 @@ func back(origin []int, i int) int {
 func normalize(toks []string) ([]string, []int) {
 	w, origin := make([]string, 0, len(toks)+4), make([]int, 0, len(toks)+4)
 	for i, tok := range toks {
+		if plainWord(tok) { // most words: nothing to split, spell out or read back
+			w, origin = append(w, tok), append(origin, i)
+			continue
+		}
 		for _, part := range strings.Split(tok, "_") {
 			for _, x := range expand(unleet(part)) {
 				if x != "" {
@@ -191,6 +195,22 @@ func normalize(toks []string) ([]string, []int) {
 	return w, origin
 }
 
+// plainWord reports a non-empty token that normalize leaves as it is: no
+// "_" to split at, no apostrophe, no digit or sign read as a letter, and
+// not one of the contractions expand spells out.
+func plainWord(tok string) bool {
+	if tok == "" || tok == "cannot" {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		switch tok[i] {
+		case '_', '\'', '0', '1', '3', '4', '5', '7', '@', '$':
+			return false
+		}
+	}
+	return true
+}
+
 var leet = []*strings.Replacer{
 	strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
 	strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
@@ -199,7 +219,8 @@ var leet = []*strings.Replacer{
 // unleet reads a token that mixes letters and digits as the word it spells
 // when that word is one of the signal's ("instruct10ns", "a11").
 func unleet(tok string) string {
-	if strings.IndexAny(tok, "013457") < 0 || strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 {
+	if strings.IndexAny(tok, "013457") < 0 || strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 ||
+		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the signal's has one
 		return tok
 	}
 	for _, r := range leet {
