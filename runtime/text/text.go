@@ -15,6 +15,57 @@ import (
 // between word characters stays inside the token ("doesn't" is one token,
 // "don’t" becomes "don't"), so contractions survive for the parser.
 func Tokenize(s string) []string {
+	if ascii(s) {
+		return tokenizeASCII(s)
+	}
+	return tokenizeRunes(s)
+}
+
+// tokenizeASCII is Tokenize for ASCII text, where a word character is a
+// letter, a digit or '_' and a token is a run of them (with inner
+// apostrophes) lower-cased: a lower-case token is a substring of s, not a
+// copy. It runs several times on every turn.
+func tokenizeASCII(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && (isASCIIAlnum(s[i]) || s[i] == '_') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if i < len(s) && s[i] == '\'' && start >= 0 && i+1 < len(s) && (isASCIIAlnum(s[i+1]) || s[i+1] == '_') {
+			continue
+		}
+		if start >= 0 {
+			out = append(out, lowerASCII(s[start:i]))
+			start = -1
+		}
+	}
+	return out
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenizeRunes is Tokenize for any text.
+func tokenizeRunes(s string) []string {
 	var out []string
 	var cur strings.Builder
 	runes := []rune(s)
@@ -50,7 +101,27 @@ func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
 // "Go's scheduler" → "go scheduler"). It is idempotent. The knowledge files
 // every term under it and looks every term up by it; the turn parser reads
 // a term in NormalTerm's form, whose Term is that same key.
-func Term(s string) string { return strings.Join(expandTokens(RelationWords(s)), " ") }
+func Term(s string) string {
+	if normalKey(s) {
+		return s // already a key: the knowledge looks its own terms up many times a turn
+	}
+	return strings.Join(expandTokens(RelationWords(s)), " ")
+}
+
+// normalKey reports s made of lower-case ASCII letters and digits in words
+// separated by single spaces, which Term returns unchanged.
+func normalKey(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == ' ' && i > 0 && i+1 < len(s) && s[i+1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Relation is the normal form of a relation name: its tokens joined by
 // underscores ("is caused by" and "Is_Caused_By" → "is_caused_by").

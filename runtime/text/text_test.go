@@ -140,3 +140,23 @@ func TestJoinSpelled(t *testing.T) {
 		}
 	}
 }
+
+// The ASCII tokenizer and the shortcut for normal keys give what the
+// general paths give.
+func FuzzFastPaths(f *testing.F) {
+	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ascii(s) {
+			if got, want := tokenizeASCII(s), tokenizeRunes(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("tokenizeASCII(%q) = %q, tokenizeRunes %q", s, got, want)
+			}
+		}
+		if normalKey(s) {
+			if want := strings.Join(expandTokens(RelationWords(s)), " "); want != s {
+				t.Fatalf("normalKey(%q) but Term's general path gives %q", s, want)
+			}
+		}
+	})
+}
