@@ -256,6 +256,11 @@ func back(origin []int, i int) int {
 func normalize(toks []string) ([]string, []int) {
 	w, origin := make([]string, 0, len(toks)+4), make([]int, 0, len(toks)+4)
 	for i, tok := range toks {
+		if plain(tok) {
+			// most words: no underscore, apostrophe or digit to read
+			w, origin = append(w, tok), append(origin, i)
+			continue
+		}
 		for _, part := range strings.Split(tok, "_") {
 			for _, x := range expand(unleet(part)) {
 				if x != "" {
@@ -265,6 +270,20 @@ func normalize(toks []string) ([]string, []int) {
 		}
 	}
 	return w, origin
+}
+
+// plain reports a token of lower-case letters only, which normalize keeps
+// as it is.
+func plain(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 var leet = []*strings.Replacer{
