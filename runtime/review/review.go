@@ -215,7 +215,10 @@ func (g *Gate) normalize(s string) words {
 	if strings.Contains(s, "e-") || strings.Contains(s, "E-") {
 		s = joinRePrefix(s)
 	}
-	var t words
+	// Room for every word up front (one per space, a few more for
+	// contractions), so the slices do not grow word by word.
+	n := strings.Count(s, " ") + 4
+	t := words{w: make([]string, 0, n), caps: make([]bool, 0, n), starts: make([]int, 0, 4)}
 	for len(s) > 0 {
 		end := strings.IndexAny(s, clauseEnds)
 		if end < 0 {
