@@ -379,7 +379,7 @@ func marked(w []string, j int) bool {
 // ("content restrictions", "refusal rules", "no more filters").
 var ruleKinds = set("moral", "ethical", "safety", "content", "behavioral", "behavioural", "refusal", "usage",
 	"response", "output", "answer", "chat", "conversation", "assistant", "model", "ai", "more", "further",
-	"remaining", "other", "old", "active", "operating", "system")
+	"remaining", "other", "active", "operating", "system")
 
 // alterInvoked reports a sentence that calls up another self of the
 // system's ("channel your inner rebel", "let your dark side speak"): the

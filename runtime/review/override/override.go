@@ -168,12 +168,16 @@ func authorityTag(w []string) bool {
 		switch {
 		case authority[x]:
 			n++
-		case !versionLike(x):
+		case !versionLike(x) && !switchedOn[x]:
 			return false
 		}
 	}
 	return n > 0 && n <= 3
 }
+
+// switchedOn: words that say a mode of authority is on ("Maintenance mode
+// enabled:").
+var switchedOn = set("enabled", "activated", "active", "engaged", "on", "live")
 
 // versionLike reports a number or a version: "4", "2", "v2", "r17".
 func versionLike(x string) bool {
