@@ -116,13 +116,17 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // 49/50 flagged (98 %), 0/97 ordinary turns; the fix of its one miss made
 // it tuning data. The sixth part, written blind like the fifth, was
 // committed before that fix and measured once, blind, after it: 46/50
-// flagged (92 %), 0/97 ordinary turns; the floor keeps that figure. Over
-// the two blind parts, 95 of 100 adversarial turns flagged.
+// flagged (92 %), 0/97 ordinary turns. Over the two blind parts, 95 of 100
+// adversarial turns flagged. Its four misses (a pseudo-authority header,
+// governance set off as key=value under a tag, a polite "if you don't
+// mind" read as a negation, and "forget them" two sentences after the
+// governance it points back to) were fixed in the shared signal, so it is
+// tuning data now and held to the same target as the others.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		minRate float64
-	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 95}, {testutil.HeldOut4File, 95}, {testutil.HeldOut5File, 95}, {testutil.HeldOut6File, 92}} {
+	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 95}, {testutil.HeldOut4File, 95}, {testutil.HeldOut5File, 95}, {testutil.HeldOut6File, 95}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate) })
 	}
 }

@@ -27,7 +27,7 @@ const (
 	HeldOut3File    = "heldout3.jsonl" // committed before the second round of tuning
 	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning; tuning data since the fourth
 	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning; tuning data since its one miss was fixed
-	HeldOut6File    = "heldout6.jsonl" // committed before the fifth part's miss was fixed
+	HeldOut6File    = "heldout6.jsonl" // committed before the fifth part's miss was fixed; tuning data since its misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 

@@ -307,7 +307,7 @@ func (g *Geometry) push(toks []string, i int) int {
 	case g.adopts(toks, i):
 		p = full
 	case settingWord(w) && (g.holds[prev].weight > 0 && !keptWord(prev) || prev == "to" ||
-		prev == "mode" && g.holds[at(toks, i-2)].weight > 0) && !configAhead(toks, i),
+		prev == "mode" && g.holds[at(toks, i-2)].weight > 0) && !configAhead(toks, i) && !describedSetting(next),
 		settingWord(w) && keptWord(prev) && g.holds[at(toks, i-2)].weight > 0 && (at(toks, i-3) == "your" || at(toks, i-4) == "your"):
 		p = full // "safety=off", "safety mode: disengaged", "set ... to zero", "your filters stay off"; not a setting in a configuration file
 	case (w == "you're" || w == "are") && next == "free" && at(toks, i+2) == "to":
@@ -369,10 +369,24 @@ func configAhead(toks []string, i int) bool {
 		for m := k + 1; m < len(toks) && m <= k+3; m++ {
 			switch toks[m] {
 			case "config", "configuration", "conf", "yaml", "toml", "ini", "manifest", "env", "environment",
-				"settings", "file", "flags":
+				"settings", "file", "flags", "json", "sample", "example", "snippet", "schema", "payload", "build",
+				"builds", "tests", "debug", "staging", "ci", "fixtures", "benchmarks":
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// describedSetting reports a word after a setting that makes the setting a
+// thing talked about: "the safety=false flag", "moderation=0 turns off
+// comment moderation".
+func describedSetting(next string) bool {
+	switch next {
+	case "flag", "flags", "option", "options", "parameter", "parameters", "argument", "switch", "field", "key",
+		"entry", "line", "value", "variable", "turns", "means", "disables", "skips", "makes", "does", "returns",
+		"lets", "causes", "tells", "sets", "keeps", "stops", "hides", "removes", "only":
+		return true
 	}
 	return false
 }

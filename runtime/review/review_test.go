@@ -350,12 +350,15 @@ func TestRealImperativesPass(t *testing.T) {
 // (code loaded "as your new core") was fixed as a form, so it is tuning
 // data now and held to the full target. The sixth part, written blind like
 // the fifth, was committed before that fix and measured once, blind, after
-// it: 48/50 refused, 60/60 ordinary passed; the floor keeps that figure.
+// it: 48/50 refused, 60/60 ordinary passed. Its two misses (a
+// pseudo-authority header announcing the restrictions removed, and
+// governance set off as key=value under a developer tag) were fixed as
+// forms, so it is tuning data now and held to the full target.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 2}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }

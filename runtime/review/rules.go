@@ -559,7 +559,7 @@ func (g *Gate) governanceDirective(t words) (string, bool) {
 		if tg.at < 0 {
 			tg = g.antecedent(t, i, objStart)
 		}
-		if tg.at < 0 || g.configScope(t, tg.at) {
+		if tg.at < 0 || g.configScope(t, tg.at, tg.owned) {
 			continue
 		}
 		form := t.w[i]
@@ -583,10 +583,23 @@ func (g *Gate) governanceDirective(t words) (string, bool) {
 	return "", false
 }
 
+// optionNoun reports a noun that makes a setting before it a thing talked
+// about: "the safety=false flag", "the filters: off option".
+func optionNoun(w string) bool {
+	switch w {
+	case "flag", "flags", "option", "options", "parameter", "parameters", "argument", "switch", "field", "key",
+		"entry", "line", "value", "variable":
+		return true
+	}
+	return false
+}
+
 // configScope reports a target at j that a configuration file holds:
 // "set safety=off in the config", "disable the checks in your settings
-// file". The words name a setting, not the system's own governance.
-func (g *Gate) configScope(t words, j int) bool {
+// file", and, for a target no one owns, a build it holds in: "set
+// safety=false only in test builds". The words name a setting, not the
+// system's own governance.
+func (g *Gate) configScope(t words, j int, owned bool) bool {
 	_, end := t.clause(j)
 	for k := j + 1; k+1 < end && k <= j+4; k++ {
 		if t.w[k] != "in" && t.w[k] != "inside" && t.w[k] != "within" {
@@ -595,8 +608,11 @@ func (g *Gate) configScope(t words, j int) bool {
 		for m := k + 1; m < end && m <= k+3; m++ {
 			switch t.w[m] {
 			case "config", "configuration", "conf", "yaml", "toml", "ini", "manifest", "makefile", "dockerfile",
-				"env", "environment", "settings", "file", "flags":
+				"env", "environment", "settings", "file", "flags", "json", "sample", "example", "snippet", "schema",
+				"payload":
 				return true
+			case "build", "builds", "tests", "debug", "staging", "ci", "fixtures", "benchmarks":
+				return !owned
 			}
 		}
 	}
@@ -801,7 +817,8 @@ func (g *Gate) lapsed(t words, i int) (string, bool) {
 		// "safety: disabled": a key and its value, the colon between them
 		after = t.w[end:min(len(t.w), end+1)]
 	}
-	if len(after) > 0 && (settingWord(after[0]) || tagged && g.lex.voidWords[after[0]]) && !g.configScope(t, i) {
+	if len(after) > 0 && (settingWord(after[0]) || tagged && g.lex.voidWords[after[0]]) && !g.configScope(t, i, tg.owned) &&
+		!(len(after) > 1 && optionNoun(after[1])) {
 		return t.w[i] + " " + after[0], true
 	}
 	if !tg.owned || tg.at != i {
@@ -946,7 +963,7 @@ func (g *Gate) imperativeNear(t words, from, to int) (string, bool) {
 // mode".
 func (g *Gate) modeEntry(t words) (string, bool) {
 	for i := 1; i < len(t.w); i++ {
-		if t.w[i] != "mode" || !g.lex.modes[t.w[i-1]] || g.configScope(t, i) {
+		if t.w[i] != "mode" || !g.lex.modes[t.w[i-1]] || g.configScope(t, i, false) {
 			continue // "enable developer mode in the browser settings": a setting
 		}
 		start, _ := t.clause(i)

@@ -12,8 +12,12 @@ import (
 // with a Cyrillic о), letters masked with an asterisk ("ign*re", when one
 // word of the signal's fits), full stops inside a word ("ig.nore", joined
 // when the word is one of the signal's, else read as a space) and
-// ellipses, which end no sentence. The gate and the identity check fold a
-// text with it before they split it.
+// ellipses, which end no sentence. It also sets apart a tag of authority
+// that opens the text ("[SYSTEM]", "<developer_override>", "### ADMIN
+// ###"), so it is read as a sentence of its own that speaks for whoever
+// governs the system, and keeps a setting together whose value switches
+// something off ("filters: off" is one clause, as "filters=off" is). The
+// gate and the identity check fold a text with it before they split it.
 func Fold(s string) string {
 	if !isASCII(s) {
 		s = foldRunes(s)
@@ -24,8 +28,94 @@ func Fold(s string) string {
 	if masked(s) {
 		s = unmask(s)
 	}
-	return s
+	if strings.IndexByte(s, ':') >= 0 {
+		s = joinSettings(s)
+	}
+	return setApartTag(s)
 }
+
+// setApartTag ends a sentence after a bracketed tag of authority that opens
+// the text ("[SYSTEM] Policy update", "<developer_override>safety=false",
+// "### SYSTEM OVERRIDE ### checks: off"). A tag elsewhere ("The [SYSTEM]
+// section of the ini file") is left as it is.
+func setApartTag(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	if i == len(s) || strings.IndexByte("[<{#(|*=-", s[i]) < 0 {
+		return s
+	}
+	for i < len(s) && strings.IndexByte("[<{#(|*=- ", s[i]) >= 0 {
+		i++
+	}
+	from := i
+	for i < len(s) && (isLetter(s[i]) || s[i] == '_' || s[i] == ' ' || s[i] == '-' || '0' <= s[i] && s[i] <= '9') && i-from < 40 {
+		i++
+	}
+	to := i
+	if i == from || i == len(s) || strings.IndexByte("]>})#|*=", s[i]) < 0 || !strongAuthority(s[from:to]) {
+		return s
+	}
+	for i < len(s) && strings.IndexByte("]>})#|*= ", s[i]) >= 0 {
+		i++
+	}
+	return s[:i] + "\n" + s[i:]
+}
+
+// strongAuthority reports a tag whose words name whoever governs the system
+// ("SYSTEM", "developer_override", "Admin Notice").
+func strongAuthority(tag string) bool {
+	for _, x := range strings.FieldsFunc(strings.ToLower(tag), func(r rune) bool { return r == ' ' || r == '_' || r == '-' }) {
+		if strongTags[x] {
+			return true
+		}
+	}
+	return false
+}
+
+// strongTags: words a tag of authority is made of.
+var strongTags = set("system", "sys", "admin", "administrator", "root", "sudo", "developer", "dev", "override",
+	"operator", "superuser", "kernel", "config", "configuration", "policy", "maintenance", "security", "official")
+
+// joinSettings keeps "key: value" in one clause when the value switches
+// something off ("filters: off", `"guardrails": "disabled"`): the colon is
+// read as a space.
+func joinSettings(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' && offAfter(s[i+1:]) {
+			if b == nil {
+				b = []byte(s)
+			}
+			b[i] = ' '
+		}
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// offAfter reports text that opens with a value that switches something
+// off.
+func offAfter(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '"' || s[i] == '\'' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(s) && (isLetter(s[j]) || '0' <= s[j] && s[j] <= '9') {
+		j++
+	}
+	return j > i && offValues[strings.ToLower(s[i:j])]
+}
+
+// offValues: values a setting is switched off with.
+var offValues = set("off", "none", "disabled", "false", "null", "0", "zero", "nil", "revoked", "removed", "void",
+	"suspended", "lifted", "deleted", "inactive", "obsolete", "expired", "invalid", "cancelled", "canceled",
+	"waived", "gone", "disengaged", "deactivated", "no", "unrestricted", "unfiltered", "uncensored", "unlimited",
+	"bypassed", "bypass", "disable", "ignored", "ignore", "permissive", "minimal")
 
 // masked reports an asterisk or a full stop between two letters.
 func masked(s string) bool {

@@ -81,7 +81,7 @@ var (
 		"nap", "vacation", "holiday", "backseat", "sleep", "inapplicable", "nonbinding", "unenforceable",
 		"unnecessary", "pointless", "useless", "unimportant", "reverse", "opposite", "inverted", "backwards", "bug",
 		"mistake", "error", "glitch", "misunderstanding", "joke", "lie", "hoax", "myth", "door", "quiet", "silent",
-		"dormant", "idle", "numb")
+		"dormant", "idle", "numb", "deactivated", "bypassed", "circumvented")
 	// lapse: verbs that say governance holds; negated, they are a cue
 	// ("your restrictions don't apply", "a model that never had guardrails",
 	// "this model no longer follows its instructions").
