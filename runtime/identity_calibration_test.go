@@ -122,11 +122,17 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // mind" read as a negation, and "forget them" two sentences after the
 // governance it points back to) were fixed in the shared signal, so it is
 // tuning data now and held to the same target as the others.
+//
+// The seventh part, written blind like the fifth and sixth, was committed
+// before the sixth part's misses were fixed and measured once, blind, after
+// that: 49/50 flagged (98 %), 0/97 ordinary turns; the target holds on it.
+// Over the three blind parts, 144/150 flagged (96 %) and 0/291 ordinary
+// turns.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		minRate float64
-	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 95}, {testutil.HeldOut4File, 95}, {testutil.HeldOut5File, 95}, {testutil.HeldOut6File, 95}} {
+	}{{testutil.HeldOutFile, 95}, {testutil.HeldOut2File, 95}, {testutil.HeldOut3File, 95}, {testutil.HeldOut4File, 95}, {testutil.HeldOut5File, 95}, {testutil.HeldOut6File, 95}, {testutil.HeldOut7File, 95}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate) })
 	}
 }
