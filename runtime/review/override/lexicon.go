@@ -24,10 +24,11 @@ var (
 		"systems", "mechanism", "mechanisms", "net", "level", "levels", "threshold", "thresholds", "switch",
 		"core", "side", "self", "mode", "checks", "check", "checker", "rails", "framework", "stack", "engine",
 		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards", "subroutines",
-		"subroutine", "circuits", "circuit", "routines", "routine", "chip", "governor", "brake", "brakes")
+		"subroutine", "circuits", "circuit", "routines", "routine", "chip", "governor", "brake", "brakes",
+		"strictness", "strength", "sensitivity", "behaviour", "behavior", "behaviours", "behaviors")
 	// moralAdjectives make the noun after them governance ("your moral
 	// code", "your ethical framework").
-	moralAdjectives = set("moral", "ethical", "safety", "content", "behavioral", "behavioural")
+	moralAdjectives = set("moral", "ethical", "safety", "content", "behavioral", "behavioural", "refusal")
 	// freedom: adjectives for the system without its governance; each is a
 	// target and a cue at once.
 	freedom = set("unrestricted", "unfiltered", "uncensored", "unbound", "unshackled", "unchained",
@@ -68,6 +69,7 @@ var (
 	// aside ("your filters off", "your safety axis down to zero", "your
 	// principles on ice").
 	particles = set("off", "down", "zero", "aside", "away", "behind", "none", "null", "nil", "false", "0", "void",
+		"nonexistent", "deprecated", "minimum", "lowest",
 		"obsolete", "expired", "cancelled", "canceled", "revoked", "suspended", "lifted", "gone", "over",
 		"dead", "disabled", "removed", "deleted", "waived", "nullified", "invalid", "irrelevant", "moot",
 		"optional", "defunct", "retired", "scrapped", "overridden", "rescinded", "repealed", "abolished",
@@ -164,7 +166,7 @@ var (
 	// zero rules", "you are still following those rules").
 	links = set("that", "which", "who", "with", "without", "has", "have", "had", "having", "got", "gets",
 		"follow", "follows", "followed", "following", "obey", "obeys", "obeyed", "obeying", "keep", "keeps",
-		"kept", "keeping", "carry", "carries", "any", "no", "zero", "all", "every", "the", "those", "these", "its",
+		"kept", "keeping", "carry", "carries", "any", "some", "several", "certain", "no", "zero", "all", "every", "the", "those", "these", "its",
 		"of", "from", "free", "freed", "broke", "break", "breaks", "breaking", "never", "ever", "not", "still",
 		"longer", "more", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "can", "could",
 		"will", "would", "should", "must", "may", "might", "now", "just", "even", "a", "single", "real", "such",

@@ -381,8 +381,10 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 			return Finding{Family: family.name, Target: t, Cue: c}, true, named
 		}
 	}
-	if c := bareCue(w); prevOwned && c >= 0 {
-		return Finding{Family: Governance, Target: -1, Cue: c}, true, named
+	if k := requestFrame(w); prevOwned {
+		if c := bareCue(w[k:]); c >= 0 {
+			return Finding{Family: Governance, Target: -1, Cue: k + c}, true, named
+		}
 	}
 	if k := listPrefix(w); k > 0 {
 		if c := lapsedPronoun(w[k:]); c >= 0 {
@@ -390,6 +392,31 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 		}
 	}
 	return Finding{}, false, named
+}
+
+// requestFrame returns the length of a request that opens w and hands
+// the rest to the system as an order ("I'm asking you to", "I want you
+// to", "could you please"), 0 when there is none: "I know you have rules.
+// I'm asking you to put them aside." orders what "Put them aside." does.
+func requestFrame(w []string) int {
+	k := 0
+	if at(w, 0) == "i" {
+		switch {
+		case at(w, 1) == "am" && (at(w, 2) == "asking" || at(w, 2) == "telling" || at(w, 2) == "begging") &&
+			at(w, 3) == "you" && at(w, 4) == "to":
+			k = 5
+		case (at(w, 1) == "want" || at(w, 1) == "need") && at(w, 2) == "you" && at(w, 3) == "to":
+			k = 4
+		case at(w, 1) == "would" && at(w, 2) == "like" && at(w, 3) == "you" && at(w, 4) == "to":
+			k = 5
+		}
+	} else if (at(w, 0) == "can" || at(w, 0) == "could" || at(w, 0) == "would" || at(w, 0) == "will") && at(w, 1) == "you" {
+		k = 2
+	}
+	if at(w, k) == "please" || at(w, k) == "just" {
+		k++
+	}
+	return k
 }
 
 // mention reports a sentence that asks what words mean rather than using
