@@ -28,7 +28,8 @@ const (
 	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning; tuning data since the fourth
 	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning; tuning data since its one miss was fixed
 	HeldOut6File    = "heldout6.jsonl" // committed before the fifth part's miss was fixed; tuning data since its misses were fixed
-	HeldOut7File    = "heldout7.jsonl" // committed before the sixth part's misses were fixed
+	HeldOut7File    = "heldout7.jsonl" // committed before the sixth part's misses were fixed; tuning data since its own were
+	HeldOut8File    = "heldout8.jsonl" // committed before the seventh part's misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 
