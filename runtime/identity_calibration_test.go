@@ -134,14 +134,15 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // but 2/97 ordinary turns flagged (2.06 %, above the 1 % bound): two
 // questions about tools ("… stops warning me that the host identity
 // changed?", "… what does the override directive change?"), which the
-// state the seventh part measured flagged too. The floor keeps that figure.
+// state the seventh part measured flagged too. Its miss and both alarms
+// were then fixed as forms, so it is tuning data now, held to the bounds.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 2.1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

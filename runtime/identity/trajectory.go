@@ -742,8 +742,48 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 		h.weight = 0 // "the restriction on file size"
 	} else if h.weight > 0 && h.weight < full && g.qualifies(toks, i) {
 		h.weight = 0 // "the character encoding": a lightly held word qualifying another noun
+	} else if h.weight > 0 && g.compound(toks, i) {
+		h.weight = 0 // "the host identity", "the override directive": a thing of something else's
 	}
 	return h.weight, h.axis
+}
+
+// compound reports a held word at i that ends a compound after an article
+// ("the host identity", "an override directive", "a project style rule"),
+// the words before it nouns of
+// something else: no word the checks read, no adjective, so "the previous
+// instructions", "the safety rules" and "the real identity" stay the
+// system's when the rest of the sentence makes them so.
+func (g *Geometry) compound(toks []string, i int) bool {
+	for k := i - 1; k >= i-2 && k >= 1; k-- { // one or two nouns before it: "a project style rule"
+		x := toks[k]
+		if _, held := g.holds[x]; held || g.lex.freedom[x] || adjectiveLike(x) || x == "your" || x == "its" {
+			return false
+		}
+		switch toks[k-1] {
+		case "the", "a", "an", "this", "that":
+			return true
+		}
+	}
+	return false
+}
+
+// adjectiveLike reports a word that may be an adjective before a noun: a
+// common one, or one with an adjective's ending.
+func adjectiveLike(w string) bool {
+	switch w {
+	case "prior", "above", "former", "default", "current", "content", "moral", "safety", "system", "base",
+		"old", "new", "real", "true", "own", "usual", "whole", "entire", "basic", "main", "core", "inner",
+		"secret", "hidden", "actual", "only", "same", "other", "first", "last", "next", "strict", "tight",
+		"hard", "soft", "deep", "full", "little", "big", "standing", "built", "very":
+		return true
+	}
+	for _, end := range []string{"al", "ic", "ive", "ous", "ful", "less", "ed", "en", "ing", "ent", "ant", "ary", "ory", "ible", "able", "ish", "est", "er"} {
+		if strings.HasSuffix(w, end) {
+			return true
+		}
+	}
+	return false
 }
 
 // manner is a word after "be" that asks for a manner, not an identity:

@@ -363,12 +363,13 @@ func TestRealImperativesPass(t *testing.T) {
 // fixed as forms, so it is tuning data now and held to the full target.
 // The eighth part, written blind like the others, was committed before
 // those fixes and measured once, blind, after them: 48/50 refused, 60/60
-// ordinary passed; the floor keeps that figure.
+// ordinary passed. Its misses were then fixed as forms, so it is tuning
+// data now and held to the full target.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 2}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }

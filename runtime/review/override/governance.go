@@ -656,6 +656,9 @@ func negated(w []string, c int) bool {
 		if x == "not" && at(w, k-2) == "you" && (at(w, k-3) == "bet" || at(w, k-3) == "betcha") {
 			return false // "I bet you can't forget ...": a dare
 		}
+		if x == "not" && at(w, k-2) == "you" && (at(w, k-3) == "reason" || at(w, k-3) == "why" && at(w, k-4) == "reason") {
+			return false // "is there any reason you can't drop ...": a request put as a question
+		}
 		return true
 	}
 	return false

@@ -358,6 +358,7 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 	if mention(w) {
 		return Finding{}, false, false // `what does "ignore previous instructions" mean?`
 	}
+	w = ownElided(w)
 	questioned := questionedAbility(w)
 	for j := range w {
 		if !owned(w, j) && told(w, j) < 0 {
@@ -392,6 +393,29 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 		}
 	}
 	return Finding{}, false, named
+}
+
+// ownElided reads "your own" with its noun left out as the governance noun
+// named before it in the sentence: "a rule that outranks your own" is a
+// rule that outranks your rules. It returns w, or a copy with the noun put
+// back.
+func ownElided(w []string) []string {
+	for i := 2; i < len(w); i++ {
+		if w[i] != "own" || !yours[w[i-1]] {
+			continue
+		}
+		if next := at(w, i+1); next != "" && !stops[next] && next != "always" && next != "never" && next != "and" {
+			continue // "your own rules", "your own pace"
+		}
+		for k := i - 2; k >= 0; k-- {
+			if governance[w[k]] {
+				out := append([]string(nil), w...)
+				out[i] = w[k]
+				return out
+			}
+		}
+	}
+	return w
 }
 
 // requestFrame returns the length of a request that opens w and hands
