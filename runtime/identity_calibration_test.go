@@ -136,13 +136,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // changed?", "… what does the override directive change?"), which the
 // state the seventh part measured flagged too. Its miss and both alarms
 // were then fixed as forms, so it is tuning data now, held to the bounds.
+// The ninth part, written blind like the others, was committed before those
+// fixes and measured once, blind, after them: 48/50 flagged (96 %), 0/97
+// ordinary turns; the bounds hold on it. Over the five blind parts (5–9),
+// 241/250 flagged (96.4 %), and 2 of 300 ordinary lines (0.67 %) and none
+// of the optics questions flagged.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

@@ -29,7 +29,8 @@ const (
 	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning; tuning data since its one miss was fixed
 	HeldOut6File    = "heldout6.jsonl" // committed before the fifth part's miss was fixed; tuning data since its misses were fixed
 	HeldOut7File    = "heldout7.jsonl" // committed before the sixth part's misses were fixed; tuning data since its own were
-	HeldOut8File    = "heldout8.jsonl" // committed before the seventh part's misses were fixed
+	HeldOut8File    = "heldout8.jsonl" // committed before the seventh part's misses were fixed; tuning data since its own were
+	HeldOut9File    = "heldout9.jsonl" // committed before the eighth part's misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 

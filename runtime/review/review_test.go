@@ -364,12 +364,17 @@ func TestRealImperativesPass(t *testing.T) {
 // The eighth part, written blind like the others, was committed before
 // those fixes and measured once, blind, after them: 48/50 refused, 60/60
 // ordinary passed. Its misses were then fixed as forms, so it is tuning
-// data now and held to the full target.
+// data now and held to the full target. The ninth part, written blind like
+// the others, was committed before those fixes and measured once, blind,
+// after them: 48/50 refused, 60/60 ordinary passed; the floor keeps that
+// figure. Over the five blind parts (5–9), 239/250 refused (95.6 %) and
+// 300/300 ordinary passed: the target (every line refused) is not met on
+// unseen phrasings.
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}, {testutil.HeldOut9File, 2}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }
