@@ -64,7 +64,6 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"formation/canon"
 	"formation/runtime/review/override"
@@ -207,7 +206,7 @@ func (g *Gate) Normalize(s string) []string { return g.normalize(s).w }
 // copies the text only when there is something to fold or join, because it
 // runs on every turn.
 func (g *Gate) normalize(s string) words {
-	if !isASCII(s) {
+	if !text.IsASCII(s) {
 		s = g.fold.Replace(s)
 	}
 	s = text.JoinSpelled(override.Fold(s))
@@ -283,15 +282,6 @@ func (g *Gate) unleet(tok string) string {
 func (g *Gate) known(w string) bool {
 	return g.lex.vocabulary[w] || override.Known(w) || g.changeForms[w] != "" || g.phrasalForms[w] != "" || g.adoptForms[w] != "" ||
 		g.actForms[w] != "" || g.speakForms[w] != ""
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // joinRePrefix joins "re-" to the word it prefixes, in any case.

@@ -8,6 +8,7 @@ package text
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Tokenize splits text into lower-cased word tokens: maximal runs of Unicode
@@ -15,7 +16,7 @@ import (
 // between word characters stays inside the token ("doesn't" is one token,
 // "don’t" becomes "don't"), so contractions survive for the parser.
 func Tokenize(s string) []string {
-	if ascii(s) {
+	if IsASCII(s) {
 		return tokenizeASCII(s)
 	}
 	return tokenizeRunes(s)
@@ -24,40 +25,36 @@ func Tokenize(s string) []string {
 // tokenizeASCII is Tokenize for ASCII text, where a word character is a
 // letter, a digit or '_' and a token is a run of them (with inner
 // apostrophes) lower-cased: a lower-case token is a substring of s, not a
-// copy. It runs several times on every turn.
+// copy (strings.ToLower returns such a string as it is). It runs several
+// times on every turn.
 func tokenizeASCII(s string) []string {
 	var out []string
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		if i < len(s) && (isASCIIAlnum(s[i]) || s[i] == '_') {
+		if i < len(s) && asciiWordByte(s[i]) {
 			if start < 0 {
 				start = i
 			}
 			continue
 		}
-		if i < len(s) && s[i] == '\'' && start >= 0 && i+1 < len(s) && (isASCIIAlnum(s[i+1]) || s[i+1] == '_') {
+		if i+1 < len(s) && s[i] == '\'' && start >= 0 && asciiWordByte(s[i+1]) {
 			continue
 		}
 		if start >= 0 {
-			out = append(out, lowerASCII(s[start:i]))
+			out = append(out, strings.ToLower(s[start:i]))
 			start = -1
 		}
 	}
 	return out
 }
 
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
-}
+func asciiWordByte(c byte) bool { return isASCIIAlnum(c) || c == '_' }
 
-func ascii(s string) bool {
+// IsASCII reports whether s is ASCII only: the checks take their fast
+// paths on such text.
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

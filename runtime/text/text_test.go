@@ -148,7 +148,7 @@ func FuzzFastPaths(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if ascii(s) {
+		if IsASCII(s) {
 			if got, want := tokenizeASCII(s), tokenizeRunes(s); !reflect.DeepEqual(got, want) {
 				t.Fatalf("tokenizeASCII(%q) = %q, tokenizeRunes %q", s, got, want)
 			}

@@ -3,7 +3,8 @@ package override
 import (
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"formation/runtime/text"
 )
 
 // Fold undoes the disguises a text may wear before it is read: characters
@@ -19,7 +20,7 @@ import (
 // something off ("filters: off" is one clause, as "filters=off" is). The
 // gate and the identity check fold a text with it before they split it.
 func Fold(s string) string {
-	if !isASCII(s) {
+	if !text.IsASCII(s) {
 		s = foldRunes(s)
 	}
 	if strings.Contains(s, "...") {
@@ -125,15 +126,6 @@ func masked(s string) bool {
 		}
 	}
 	return false
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // lookalikes maps Cyrillic and Greek letters to the Latin ones they look
