@@ -96,6 +96,12 @@ func (w *writer) key(first bool, k string) {
 	w.buf = append(w.buf, '"', ':')
 }
 
+// field writes a separating comma, a key and a string value.
+func (w *writer) field(k, v string) {
+	w.key(false, k)
+	w.str(v)
+}
+
 func (w *writer) str(s string) {
 	if w.err == nil {
 		w.buf, w.err = canon.AppendString(w.buf, s)
@@ -144,48 +150,38 @@ func (w *writer) validatedSet(v *ValidatedTripleSet) {
 	list(w, v.Quarantined, (*writer).relation)
 	w.key(false, "relations")
 	list(w, v.Relations, (*writer).relation)
-	w.key(false, "schema_version")
-	w.str(v.SchemaVersion)
-	w.key(false, "subject_id")
-	w.str(v.SubjectID)
+	w.field("schema_version", v.SchemaVersion)
+	w.field("subject_id", v.SubjectID)
 	w.buf = append(w.buf, '}')
 }
 
 func (w *writer) concept(c *ConceptCandidate) {
 	w.key(true, "canonical_term")
 	w.str(c.CanonicalTerm)
-	w.key(false, "definition")
-	w.str(c.Definition)
-	w.key(false, "rejection_reason")
-	w.str(c.RejectionReason)
+	w.field("definition", c.Definition)
+	w.field("rejection_reason", c.RejectionReason)
 	w.key(false, "sources")
 	list(w, c.Sources, (*writer).sourceRef)
-	w.key(false, "state")
-	w.str(string(c.State))
+	w.field("state", string(c.State))
 	w.buf = append(w.buf, '}')
 }
 
 func (w *writer) relation(r *RelationCandidate) {
 	w.key(true, "head")
 	w.str(r.Head)
-	w.key(false, "rejection_reason")
-	w.str(r.RejectionReason)
-	w.key(false, "relation")
-	w.str(r.Relation)
+	w.field("rejection_reason", r.RejectionReason)
+	w.field("relation", r.Relation)
 	w.key(false, "sources")
 	list(w, r.Sources, (*writer).sourceRef)
-	w.key(false, "state")
-	w.str(string(r.State))
-	w.key(false, "tail")
-	w.str(r.Tail)
+	w.field("state", string(r.State))
+	w.field("tail", r.Tail)
 	w.buf = append(w.buf, '}')
 }
 
 func (w *writer) hint(h *OrderingHint) {
 	w.key(true, "after")
 	w.str(h.After)
-	w.key(false, "before")
-	w.str(h.Before)
+	w.field("before", h.Before)
 	w.key(false, "sources")
 	list(w, h.Sources, (*writer).sourceRef)
 	w.buf = append(w.buf, '}')
@@ -199,22 +195,17 @@ func (w *writer) sourceRef(r *SourceRef) {
 		w.buf = strconv.AppendInt(w.buf, *r.End, 10)
 	}
 	if r.Extractor != "" {
-		w.key(false, "extractor")
-		w.str(r.Extractor)
+		w.field("extractor", r.Extractor)
 	}
-	w.key(false, "retrieved_at")
-	w.str(r.RetrievedAt)
-	w.key(false, "source_sha")
-	w.str(r.SourceSHA)
-	w.key(false, "span")
-	w.str(r.Span)
+	w.field("retrieved_at", r.RetrievedAt)
+	w.field("source_sha", r.SourceSHA)
+	w.field("span", r.Span)
 	if r.Start != nil {
 		w.key(false, "start")
 		w.buf = strconv.AppendInt(w.buf, *r.Start, 10)
 	}
 	if r.TextSHA != "" {
-		w.key(false, "text_sha")
-		w.str(r.TextSHA)
+		w.field("text_sha", r.TextSHA)
 	}
 	w.buf = append(w.buf, '}')
 }
