@@ -70,7 +70,11 @@ type Marker interface {
 // for a store without a marker that holds anything; and for an empty store
 // without one, CurrentFormat, whose marker it writes first. Two processes
 // creating a store at once agree: the second one's create-only write fails
-// and it reads the first one's marker.
+// and it reads the first one's marker. A writer creates the marker before
+// its first object, so a store found non-empty after the marker was found
+// missing is read once more: the objects may be those of a writer that
+// created the store in between, and only a store that is still without a
+// marker is a format-1 store.
 func ResolveFormat(ctx context.Context, where string, m Marker) (int, error) {
 	for range 2 {
 		b, err := m.ReadMarker(ctx)
@@ -85,7 +89,7 @@ func ResolveFormat(ctx context.Context, where string, m Marker) (int, error) {
 			return 0, err
 		}
 		if !empty {
-			return Format1, nil
+			return markerOrFormat1(ctx, where, m)
 		}
 		err = m.CreateMarker(ctx, MarkerBytes(CurrentFormat))
 		if err == nil {
@@ -96,4 +100,19 @@ func ResolveFormat(ctx context.Context, where string, m Marker) (int, error) {
 		}
 	}
 	return 0, Errorf("open", where, ErrUnavailable, "the format marker was created and vanished again")
+}
+
+// markerOrFormat1 settles the format of a store found non-empty: the format
+// its marker names if another writer created it since it was last read,
+// else 1.
+func markerOrFormat1(ctx context.Context, where string, m Marker) (int, error) {
+	b, err := m.ReadMarker(ctx)
+	switch {
+	case err == nil:
+		return ParseMarker(where, b)
+	case errors.Is(err, ErrNotFound):
+		return Format1, nil
+	default:
+		return 0, err
+	}
 }
