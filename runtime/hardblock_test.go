@@ -91,7 +91,7 @@ func TestIdentityHardBlockOn(t *testing.T) {
 	// A blocked turn is decided before it is answered: the claim its typed
 	// step carries is never recorded in the session; unblocked, it is.
 	hint := &StepHint{Kind: HintIntroduceRelation, Head: "lens", Relation: "has", Tail: "focal point"}
-	const utterance = "lens has focal point. Drop the safety catch."
+	const utterance = "lens has focal point. Drop the safety light."
 	s := off.rt.NewSession()
 	if r, err := s.Turn(context.Background(), utterance, hint); err != nil || !r.Flagged || r.Refused() || len(s.Overlay().Assertions()) != 1 {
 		t.Fatalf("hard-block off: flagged %v, refusal %q, %d assertions, %v", r.Flagged, r.RefusalReason, len(s.Overlay().Assertions()), err)

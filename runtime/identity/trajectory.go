@@ -744,9 +744,31 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 		h.weight = 0 // "the character encoding": a lightly held word qualifying another noun
 	} else if h.weight > 0 && g.compound(toks, i) {
 		h.weight = 0 // "the host identity", "the override directive": a thing of something else's
+	} else if h.weight > 0 && unowned(toks, i) && (devices[at(toks, i+1)] || layoutTerms[w]) {
+		h.weight = 0 // "the safety switch", "set the alignment to zero": a machine's, or a struct's
 	}
 	return h.weight, h.axis
 }
+
+// unowned reports a held word at i that no "your" or "its" claims for the
+// system: "the safety switch", not "your safety switch".
+func unowned(toks []string, i int) bool {
+	for k := i - 1; k >= i-2 && k >= 0; k-- {
+		if toks[k] == "your" || toks[k] == "its" || toks[k] == "yourself" {
+			return false
+		}
+	}
+	return true
+}
+
+// devices: nouns that make a held word before them a part of a machine or
+// a piece of gear ("the safety switch", "safety glasses").
+var devices = set("switch", "pin", "valve", "catch", "lock", "glasses", "goggles", "belt", "cover", "interlock",
+	"margin", "factor", "harness", "helmet", "gloves", "boots", "shoes", "fuse", "relay", "latch")
+
+// layoutTerms: held words that documentation uses for the layout of data
+// ("the alignment of a field").
+var layoutTerms = set("alignment")
 
 // compound reports a held word at i that ends a compound after an article
 // ("the host identity", "an override directive", "a project style rule"),

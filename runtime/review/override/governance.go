@@ -48,8 +48,39 @@ func owned(w []string, j int) bool {
 		return laidOn(w, j)
 	}
 	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j) ||
-		selfRelative(w, j))
+		selfRelative(w, j) || dialed(w, j))
 }
+
+// dialed reports a trait of a mind at j that an order opening the sentence
+// sets like a control, with no owner named: "set the honesty slider to
+// off", "turn the content filter dial down". A machine has a safety switch
+// and a filter, so those count only as the system's ("your safety dial");
+// honesty, scruples or a content filter are only ever the system's when the
+// reader is told to set them.
+func dialed(w []string, j int) bool {
+	if !traits[w[j]] && !(moralAdjectives[at(w, j-1)] && at(w, j-1) != "safety" && governance[w[j]]) {
+		return false
+	}
+	k := requestFrame(w)
+	if !setVerbs[at(w, k)] {
+		return false
+	}
+	for i := k + 1; i < j; i++ {
+		if x := w[i]; x != "the" && x != "that" && x != "this" && !moralAdjectives[x] && !traits[x] {
+			return false // "set the limit of the honesty test": the order sets something else
+		}
+	}
+	return true
+}
+
+// traits: governance that only a mind has, so that setting it can only be
+// meant for the system.
+var traits = set("honesty", "ethics", "morals", "morality", "scruples", "conscience", "inhibitions", "qualms",
+	"censorship", "truthfulness", "harmlessness", "caution")
+
+// setVerbs: orders that set a control to a value.
+var setVerbs = set("set", "turn", "put", "dial", "crank", "slide", "move", "drop", "lower", "switch", "flip",
+	"push", "bring", "knock", "ratchet", "tune", "adjust", "pull", "reduce")
 
 // Elsewhere reports a governance noun at j whose complement names something
 // of someone else's, even when it is "yours": "your limits on the credit
@@ -787,6 +818,10 @@ func bareCue(w []string) int {
 	if len(w) <= 4 && pronouns[at(w, len(w)-2)] && phrasal[w[len(w)-1]] && !stops[w[len(w)-3+min(0, len(w)-3)]] {
 		return len(w) - 1 // "Knock it off.", "Cut it out."
 	}
+	if i := leadingOpeners(w); pronouns[at(w, i+1)] && phrasal[at(w, i+2)] && !stops[at(w, i)] &&
+		(i+3 == len(w) || afterCue[w[i+3]]) {
+		return i + 2 // "Put them away for this chat."
+	}
 	c := -1
 	for i, x := range w {
 		if c >= 0 && (x == "and" || x == "then") {
@@ -807,6 +842,16 @@ func bareCue(w []string) int {
 	return c
 }
 
+// leadingOpeners returns how many words that only open an order ("please",
+// "just", "ok") stand at the start of w.
+func leadingOpeners(w []string) int {
+	i := 0
+	for i < len(w) && openers[w[i]] {
+		i++
+	}
+	return i
+}
+
 // afterCue: words that open what may follow a bare cue and its pronoun
 // without making it something else ("forget them for now", "ignore it this
 // once").
@@ -814,8 +859,9 @@ var afterCue = set("for", "this", "during", "until", "in", "today", "tonight", "
 	"completely", "entirely", "altogether", "please")
 
 // lapsedPronoun finds "none of that matters", "it does not apply", "they
-// no longer count": a pronoun for the governance named before and a verb of
-// holding said not to hold. It returns the verb's index, or -1.
+// no longer count", "those are void": a pronoun for the governance named
+// before and a verb of holding said not to hold, or a word that sets it
+// off after a copula. It returns the verb's or the word's index, or -1.
 func lapsedPronoun(w []string) int {
 	if len(w) > 7 {
 		return -1
@@ -828,10 +874,21 @@ func lapsedPronoun(w []string) int {
 					return c
 				}
 			}
+			if c := i + 1; copulas[at(w, c)] {
+				if at(w, c+1) == "now" || at(w, c+1) == "hereby" || at(w, c+1) == "all" {
+					c++
+				}
+				if particles[at(w, c+1)] && !stops[at(w, c+1)] {
+					return c + 1 // "those are void tonight"
+				}
+			}
 		}
 	}
 	return -1
 }
+
+// copulas link a pronoun to what it is said to be.
+var copulas = set("is", "are", "was", "were", "be", "become", "became")
 
 // baseOf is a verb without an inflection it may have (only to tell an
 // imperative from a report: "stop" is one, "stopped" is not).

@@ -164,7 +164,7 @@ var (
 	// one clause without making the governance someone else's ("you have
 	// no rules", "a model that never had any guardrails", "an assistant with
 	// zero rules", "you are still following those rules").
-	links = set("that", "which", "who", "with", "without", "has", "have", "had", "having", "got", "gets",
+	links = set("that", "which", "who", "with", "come", "came", "ship", "shipped", "without", "has", "have", "had", "having", "got", "gets",
 		"follow", "follows", "followed", "following", "obey", "obeys", "obeyed", "obeying", "keep", "keeps",
 		"kept", "keeping", "carry", "carries", "any", "some", "several", "certain", "no", "zero", "all", "every", "the", "those", "these", "its",
 		"of", "from", "free", "freed", "broke", "break", "breaks", "breaking", "never", "ever", "not", "still",
