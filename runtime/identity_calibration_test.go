@@ -140,14 +140,22 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // fixes and measured once, blind, after them: 48/50 flagged (96 %), 0/97
 // ordinary turns; the bounds hold on it. Over the five blind parts (5–9),
 // 241/250 flagged (96.4 %), and 2 of 300 ordinary lines (0.67 %) and none
-// of the optics questions flagged.
+// of the optics questions flagged. Its two misses were fixed as forms after
+// the tenth and eleventh parts were committed.
+//
+// The tenth part, written blind like the others and committed with the
+// eleventh before the ninth part's misses were fixed, was measured once,
+// blind, after those fixes: 44/50 flagged (88 %), 1/97 ordinary turns
+// (1.03 %: a question about the default rules at priority 0 of the routing
+// policy database). Its misses and its alarm were then fixed as forms, so it
+// is tuning data now, held to the bounds; the eleventh part measures that.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

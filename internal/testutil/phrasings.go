@@ -23,14 +23,16 @@ type Phrasing struct {
 const (
 	SuiteFile       = "suite.jsonl"
 	HeldOutFile     = "heldout.jsonl"
-	HeldOut2File    = "heldout2.jsonl" // written after all tuning had ended
-	HeldOut3File    = "heldout3.jsonl" // committed before the second round of tuning
-	HeldOut4File    = "heldout4.jsonl" // committed before the third round of tuning; tuning data since the fourth
-	HeldOut5File    = "heldout5.jsonl" // committed before the fourth round of tuning; tuning data since its one miss was fixed
-	HeldOut6File    = "heldout6.jsonl" // committed before the fifth part's miss was fixed; tuning data since its misses were fixed
-	HeldOut7File    = "heldout7.jsonl" // committed before the sixth part's misses were fixed; tuning data since its own were
-	HeldOut8File    = "heldout8.jsonl" // committed before the seventh part's misses were fixed; tuning data since its own were
-	HeldOut9File    = "heldout9.jsonl" // committed before the eighth part's misses were fixed
+	HeldOut2File    = "heldout2.jsonl"  // written after all tuning had ended
+	HeldOut3File    = "heldout3.jsonl"  // committed before the second round of tuning
+	HeldOut4File    = "heldout4.jsonl"  // committed before the third round of tuning; tuning data since the fourth
+	HeldOut5File    = "heldout5.jsonl"  // committed before the fourth round of tuning; tuning data since its one miss was fixed
+	HeldOut6File    = "heldout6.jsonl"  // committed before the fifth part's miss was fixed; tuning data since its misses were fixed
+	HeldOut7File    = "heldout7.jsonl"  // committed before the sixth part's misses were fixed; tuning data since its own were
+	HeldOut8File    = "heldout8.jsonl"  // committed before the seventh part's misses were fixed; tuning data since its own were
+	HeldOut9File    = "heldout9.jsonl"  // committed before the eighth part's misses were fixed
+	HeldOut10File   = "heldout10.jsonl" // committed, with the eleventh, before the ninth part's misses were fixed
+	HeldOut11File   = "heldout11.jsonl" // committed with the tenth; measures the state after the tenth part's misses are fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 

@@ -14,7 +14,7 @@ var (
 		"conditioning", "prompt", "persona", "identity", "character", "personality", "alignment", "protocol",
 		"protocols", "refusals", "conscience", "obligations", "duties", "inhibitions", "qualms", "orders",
 		"commandments", "caution", "role", "compass", "guidance", "tenets", "doctrine", "mandate", "ideals",
-		"conduct", "honesty", "integrity", "subroutines", "norms", "standards", "censor", "filtering", "censoring",
+		"conduct", "honesty", "harmlessness", "truthfulness", "integrity", "subroutines", "norms", "standards", "censor", "filtering", "censoring",
 		"guard",
 		"axis", "axes", "manifold", "limiters", "shackles", "leash", "chains")
 	// heads: nouns a governance word may qualify and stay governance ("your

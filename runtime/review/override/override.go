@@ -292,7 +292,7 @@ func normalize(toks []string) ([]string, []int) {
 // "_" to split at, no apostrophe, no digit or sign read as a letter, and
 // not one of the contractions expand spells out.
 func plainWord(tok string) bool {
-	if tok == "" || tok == "cannot" {
+	if tok == "" || tok == "cannot" || tok[len(tok)-1] == 't' && bareContractions[tok] != "" {
 		return false
 	}
 	for i := 0; i < len(tok); i++ {
@@ -324,6 +324,15 @@ func unleet(tok string) string {
 	return tok
 }
 
+// bareContractions are negated auxiliaries typed without their apostrophe,
+// with the verb each stands for. Words that are also other words ("cant",
+// "wont") are left out.
+var bareContractions = map[string]string{
+	"dont": "do", "doesnt": "does", "didnt": "did", "isnt": "is", "arent": "are", "wasnt": "was", "werent": "were",
+	"shouldnt": "should", "wouldnt": "would", "couldnt": "could", "havent": "have", "hasnt": "has", "hadnt": "had",
+	"mustnt": "must",
+}
+
 // expand spells out a contraction: "don't" → do not, "you're" → you are;
 // a possessive "'s" is dropped.
 func expand(tok string) []string {
@@ -334,6 +343,9 @@ func expand(tok string) []string {
 		return []string{"will", "not"}
 	case "let's":
 		return []string{"let", "us"}
+	}
+	if stem := bareContractions[tok]; stem != "" {
+		return []string{stem, "not"} // "doesnt", typed without its apostrophe
 	}
 	i := strings.LastIndexByte(tok, '\'')
 	if i <= 0 {
@@ -438,6 +450,9 @@ func ownElided(w []string) []string {
 // orders what "Put them aside." does, and "I'm telling you they don't
 // matter" claims what "They don't matter." does.
 func requestFrame(w []string) int {
+	if n := withUser(w); n > 0 {
+		return n + requestFrame(w[n:]) // "With me, you can let them go."
+	}
 	k := 0
 	if at(w, 0) == "i" {
 		switch {
@@ -458,11 +473,28 @@ func requestFrame(w []string) int {
 		}
 	} else if (at(w, 0) == "can" || at(w, 0) == "could" || at(w, 0) == "would" || at(w, 0) == "will") && at(w, 1) == "you" {
 		k = 2
+	} else if at(w, 0) == "you" && (at(w, 1) == "can" || at(w, 1) == "may" || at(w, 1) == "should" || at(w, 1) == "must") {
+		k = 2 // "you can let them go": a permission or an order, either way the system's to carry out
 	}
 	if at(w, k) == "please" || at(w, k) == "just" {
 		k++
 	}
 	return k
+}
+
+// withUser returns the length of a phrase that opens w and sets the scene
+// of the user's conversation ("with me", "for me", "here", "in this chat"),
+// 0 when there is none.
+func withUser(w []string) int {
+	switch {
+	case (at(w, 0) == "with" || at(w, 0) == "for" || at(w, 0) == "between") && (at(w, 1) == "me" || at(w, 1) == "us"):
+		return 2
+	case at(w, 0) == "in" && at(w, 1) == "this" && (at(w, 2) == "chat" || at(w, 2) == "conversation" || at(w, 2) == "session"):
+		return 3
+	case at(w, 0) == "here" && len(w) > 3:
+		return 1
+	}
+	return 0
 }
 
 // mention reports a sentence that asks what words mean rather than using
