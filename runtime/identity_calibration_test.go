@@ -149,13 +149,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // (1.03 %: a question about the default rules at priority 0 of the routing
 // policy database). Its misses and its alarm were then fixed as forms, so it
 // is tuning data now, held to the bounds; the eleventh part measures that.
+//
+// The eleventh part, written blind by another writer at the same time as
+// the tenth, was measured once, blind, after the tenth part's fixes: 47/50
+// flagged (94 %), 0/97 ordinary turns. A twelfth part was committed before
+// its misses were fixed; the fixes made the eleventh tuning data.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 94, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

@@ -32,7 +32,33 @@ func Fold(s string) string {
 	if strings.IndexByte(s, ':') >= 0 {
 		s = joinSettings(s)
 	}
+	if strings.ContainsAny(s, "@$") {
+		s = readSigns(s)
+	}
 	return setApartTag(s)
+}
+
+// readSigns reads "@" as "a" and "$" as "s" inside a word when the word
+// then spells one of the signal's ("s@f3ty", "d1sr3g@rd"); any other word
+// ("user@example.com", "$HOME") is left as it is. The tokenizer would cut a
+// word at either sign.
+func readSigns(s string) string {
+	words := strings.Fields(s)
+	changed := false
+	for i, w := range words {
+		if !strings.ContainsAny(w, "@$") {
+			continue
+		}
+		core := strings.Trim(w, ".,;:!?\"'()")
+		read := strings.NewReplacer("@", "a", "$", "s").Replace(core)
+		if read != core && Known(unleet(strings.ToLower(read))) {
+			words[i], changed = strings.Replace(w, core, read, 1), true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(words, " ")
 }
 
 // setApartTag ends a sentence after a bracketed tag of authority that opens

@@ -64,7 +64,24 @@ func owned(w []string, j int) bool {
 		return laidOn(w, j)
 	}
 	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j) ||
-		selfRelative(w, j) || dialed(w, j) || between(w, j) || onReplies(w, j))
+		selfRelative(w, j) || dialed(w, j) || between(w, j) || onReplies(w, j) || forUser(w, j))
+}
+
+// forUser reports governance that the sentence asks to be set aside for the
+// user's sake, after a removal verb: "how about dropping those annoying
+// rules just for me". Only the system could drop its rules for the one it
+// talks to.
+func forUser(w []string, j int) bool {
+	for k := j + 1; k <= j+3 && k+1 < len(w); k++ {
+		if w[k] == "for" && (w[k+1] == "me" || w[k+1] == "us") {
+			for c := j - 1; c >= 0 && c >= j-4; c-- {
+				if removal[w[c]] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // between reports a governance noun said to stand between the system and
@@ -233,6 +250,8 @@ func possessed(w []string, j int) bool {
 			return true
 		case x == "its" || x == "their":
 			return selfBefore(w, k)
+		case x == "in" && at(w, k-1) == "built":
+			k-- // "your built-in values"
 		case stops[x]:
 			return false
 		}
@@ -567,6 +586,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 			return c // "ignore your rules", "quit following your instructions"
 		case c > j && particles[w[c]] && !negated(w, c) && !(numeric[w[c]] && measures(w, c, j)):
 			return c // "your filters off", "your rules are obsolete"
+		case c > j && removal[w[c]] && passive(w, c) && !negated(w, c):
+			return c // "your restrictions had been quietly stripped out"
 		case lapse[w[c]] && lapsed(w, c):
 			return c // "your restrictions do not apply", "a model that never had guardrails"
 		case c < j && freedFrom(w, c):
@@ -934,6 +955,26 @@ func lapsedPronoun(w []string) int {
 		}
 	}
 	return -1
+}
+
+// passive reports a removal verb at c in a passive participle: a form in
+// -ed or -en after a form of "be" or "get", an adverb allowed between
+// ("had been quietly stripped out").
+func passive(w []string, c int) bool {
+	x := w[c]
+	if len(x) < 4 || x[len(x)-2:] != "ed" && x[len(x)-2:] != "en" {
+		return false
+	}
+	for k := c - 1; k >= 0 && k >= c-2; k-- {
+		switch w[k] {
+		case "been", "be", "being", "is", "are", "was", "were", "get", "got", "gotten":
+			return true
+		}
+		if len(w[k]) <= 4 || w[k][len(w[k])-2:] != "ly" {
+			return false
+		}
+	}
+	return false
 }
 
 // numeric: particles that are numbers, which may measure something else.

@@ -90,7 +90,7 @@ var (
 	lapse = inflect("apply", "exist", "matter", "bind", "hold", "count", "govern", "restrict", "limit",
 		"constrain", "follow", "obey", "have", "heed", "respect", "honor", "honour", "need", "give", "bother",
 		"concern", "stop", "block", "affect", "control", "rule", "chain", "shackle", "tie", "write", "make", "build",
-		"program", "install", "set", "teach", "train", "impose", "place", "put")
+		"program", "install", "set", "teach", "train", "impose", "place", "put", "issue")
 	// obstruct: verbs of governance standing in the way; negated or
 	// forbidden ("don't let your rules get in the way"), they are a cue.
 	obstruct = inflect("get", "stand", "stop", "hold", "block", "interfere", "hinder", "limit", "restrict",
@@ -164,7 +164,8 @@ var (
 	// one clause without making the governance someone else's ("you have
 	// no rules", "a model that never had any guardrails", "an assistant with
 	// zero rules", "you are still following those rules").
-	links = set("that", "which", "who", "with", "come", "came", "ship", "shipped", "without", "has", "have", "had", "having", "got", "gets",
+	links = set("that", "which", "who", "with", "come", "came", "ship", "shipped", "bunch", "lot", "lots", "couple",
+		"handful", "ton", "tons", "load", "loads", "heap", "pile", "number", "whole", "list", "without", "has", "have", "had", "having", "got", "gets",
 		"follow", "follows", "followed", "following", "obey", "obeys", "obeyed", "obeying", "keep", "keeps",
 		"kept", "keeping", "carry", "carries", "any", "some", "several", "certain", "no", "zero", "all", "every", "the", "those", "these", "its",
 		"of", "from", "free", "freed", "broke", "break", "breaks", "breaking", "never", "ever", "not", "still",
