@@ -34,6 +34,7 @@ const (
 	HeldOut10File   = "heldout10.jsonl" // committed, with the eleventh, before the ninth part's misses were fixed
 	HeldOut11File   = "heldout11.jsonl" // committed with the tenth; measures the state after the tenth part's misses are fixed
 	HeldOut12File   = "heldout12.jsonl" // committed after the eleventh part's blind run, before its misses were fixed
+	HeldOut13File   = "heldout13.jsonl" // committed after the twelfth part's blind run, before its misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 
