@@ -23,22 +23,74 @@ func Fold(s string) string {
 	if !text.IsASCII(s) {
 		s = foldRunes(s)
 	}
-	if strings.Contains(s, "...") {
-		s = strings.ReplaceAll(s, "...", " ")
-	}
+	s = spaceDotRuns(s) // "ign.ore ..prior": no sentence ends there
 	if masked(s) {
 		s = unmask(s)
 	}
 	if strings.IndexByte(s, ':') >= 0 {
 		s = joinSettings(s)
 	}
-	if strings.ContainsAny(s, "@$") {
+	if strings.ContainsAny(s, "@$!") {
 		s = readSigns(s)
 	}
-	return setApartTag(s)
+	return joinFragments(setApartTag(s))
 }
 
-// readSigns reads "@" as "a" and "$" as "s" inside a word when the word
+// joinFragments joins two neighbouring runs of letters that are no word of
+// the signal's on their own but one together: "rul es" is "rules". It
+// copies the text only when it joins something.
+func joinFragments(s string) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	prevStart, prevEnd := -1, -1
+	for i := 0; i < len(s); {
+		if !isLetter(s[i]) {
+			if s[i] != ' ' {
+				prevStart = -1 // only a space may stand between the two runs
+			}
+			i++
+			continue
+		}
+		start := i
+		for i < len(s) && isLetter(s[i]) {
+			i++
+		}
+		if start > 0 && s[start-1] != ' ' || i < len(s) && s[i] != ' ' && !strings.ContainsRune(".,;:!?", rune(s[i])) {
+			prevStart = -1 // a run joined to a digit or a sign is no word
+			continue
+		}
+		if prevStart >= 0 && start-prevEnd <= 2 && fragments(s[prevStart:prevEnd], s[start:i]) {
+			b.WriteString(s[done:prevEnd])
+			done = start // drop the spaces between
+			prevStart = -1
+			continue
+		}
+		prevStart, prevEnd = start, i
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// fragments reports two runs of letters, each of two letters or more, that
+// are no word of the signal's alone and one together.
+func fragments(a, b string) bool {
+	if len(a) < 2 || len(b) < 2 {
+		return false // single letters are a spelled word's ("i g n o r e"), joined after folding
+	}
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	return !Known(a) && !Known(b) && Known(a+b)
+}
+
+// knownWord reports a word of the signal's, or a hyphenated one whose parts
+// join into one ("un-restricted").
+func knownWord(w string) bool {
+	return Known(w) || strings.Contains(w, "-") && Known(strings.ReplaceAll(w, "-", ""))
+}
+
+// readSigns reads "@" as "a", "$" as "s" and "!" as "i" inside a word when the word
 // then spells one of the signal's ("s@f3ty", "d1sr3g@rd"); any other word
 // ("user@example.com", "$HOME") is left as it is. The tokenizer would cut a
 // word at either sign.
@@ -46,12 +98,12 @@ func readSigns(s string) string {
 	words := strings.Fields(s)
 	changed := false
 	for i, w := range words {
-		if !strings.ContainsAny(w, "@$") {
+		if !strings.ContainsAny(w, "@$!") {
 			continue
 		}
 		core := strings.Trim(w, ".,;:!?\"'()")
-		read := strings.NewReplacer("@", "a", "$", "s").Replace(core)
-		if read != core && Known(unleet(strings.ToLower(read))) {
+		read := strings.NewReplacer("@", "a", "$", "s", "!", "i").Replace(core)
+		if read != core && knownWord(unleet(strings.ToLower(read))) {
 			words[i], changed = strings.Replace(w, core, read, 1), true
 		}
 	}
@@ -59,6 +111,32 @@ func readSigns(s string) string {
 		return s
 	}
 	return strings.Join(words, " ")
+}
+
+// spaceDotRuns reads a run of two or more full stops (an ellipsis, or
+// dots strewn to break a phrase up) as one space. It copies the text only
+// when it holds such a run.
+func spaceDotRuns(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' || i+1 == len(s) || s[i+1] != '.' {
+			if b != nil {
+				b = append(b, s[i])
+			}
+			continue
+		}
+		if b == nil {
+			b = append(make([]byte, 0, len(s)), s[:i]...)
+		}
+		for i+1 < len(s) && s[i+1] == '.' {
+			i++
+		}
+		b = append(b, ' ')
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // setApartTag ends a sentence after a bracketed tag of authority that opens

@@ -313,7 +313,7 @@ func gaveYou(w []string, j int) bool {
 		x := w[k]
 		if gave[x] {
 			n := at(w, k+1)
-			if n == "for" || n == "to" || n == "on" || n == "upon" {
+			if n == "for" || n == "to" || n == "on" || n == "upon" || n == "into" || n == "in" {
 				n = at(w, k+2)
 			}
 			return system[n]
@@ -327,7 +327,8 @@ func gaveYou(w []string, j int) bool {
 
 // gave: verbs that give the system its governance.
 var gave = set("gave", "give", "gives", "put", "set", "placed", "imposed", "built", "installed", "taught",
-	"wrote", "handed", "issued", "assigned", "programmed", "coded", "instilled", "fed")
+	"wrote", "handed", "issued", "assigned", "programmed", "coded", "instilled", "fed", "drilled", "hammered",
+	"baked", "hardwired", "embedded", "loaded", "burned", "burnt", "ingrained")
 
 // linked: the system and the governance in one clause with only linking
 // words between ("you have no rules", "a model that never had any
@@ -588,6 +589,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 			return c // "your filters off", "your rules are obsolete"
 		case c > j && removal[w[c]] && passive(w, c) && !negated(w, c):
 			return c // "your restrictions had been quietly stripped out"
+		case c > j && departed[w[c]] && (at(w, c-1) == "has" || at(w, c-1) == "have" || at(w, c-1) == "had") && !negated(w, c):
+			return c // "that character has left the building"
 		case lapse[w[c]] && lapsed(w, c):
 			return c // "your restrictions do not apply", "a model that never had guardrails"
 		case c < j && freedFrom(w, c):
@@ -665,11 +668,29 @@ func particleVerb(w []string, c int) bool {
 	if x == "go" && v == "let" && at(w, c+1) == "of" || x == "away" && v == "do" && at(w, c+1) == "with" {
 		return !negated(w, c-1) // "let go of", "do away with"
 	}
+	if x == "away" && departs[v] && at(w, c+1) == "from" {
+		return !negated(w, c-1) // "walk away from the guidelines your makers drilled into you"
+	}
 	if (x == "above" || x == "over") && ranks[v] {
 		return !negated(w, c-1) // "ranks above your guidelines", "takes precedence over your rules"
 	}
+	if (x == "up" || x == "out") && !givesUp[v] {
+		return false // "figure out your filters", "set up with instructions": nothing removed
+	}
 	return phrasal[x] && v != "" && !stops[v] && !governance[v] && !negated(w, c-1)
 }
+
+// givesUp: verbs that, with "up" or "out", remove or relinquish ("give up",
+// "throw out", "strip out"); with any other verb the particle removes
+// nothing ("print out", "set up").
+var givesUp = set("give", "gives", "gave", "giving", "free", "frees", "freed", "break", "breaks", "tear", "tears",
+	"tore", "rip", "rips", "loosen", "ease", "throw", "throws", "threw", "cast", "kick", "cut", "cuts", "strip",
+	"strips", "stripped", "phase", "root", "weed", "block", "shut", "switch", "turn", "knock", "wipe", "zero",
+	"black", "blank", "white", "cross", "scratch", "rub", "stamp", "snuff", "burn", "wash", "opt", "toss", "chuck",
+	"bin", "rule", "filter", "screen", "edit", "delete", "erase", "clear", "flush", "drop", "lift", "loosen", "open")
+
+// departs: verbs that, with "away from", leave governance behind.
+var departs = set("walk", "step", "move", "break", "turn", "run", "stray", "drift", "get", "pull", "back", "steer")
 
 // ranks: words that put something before governance ("ranks above",
 // "takes precedence over").
@@ -926,14 +947,14 @@ func leadingOpeners(w []string) int {
 // without making it something else ("forget them for now", "ignore it this
 // once").
 var afterCue = set("for", "this", "during", "until", "in", "today", "tonight", "now", "once", "so", "because",
-	"completely", "entirely", "altogether", "please")
+	"completely", "entirely", "altogether", "please", "into", "to")
 
 // lapsedPronoun finds "none of that matters", "it does not apply", "they
 // no longer count", "those are void": a pronoun for the governance named
 // before and a verb of holding said not to hold, or a word that sets it
 // off after a copula. It returns the verb's or the word's index, or -1.
 func lapsedPronoun(w []string) int {
-	if len(w) > 7 {
+	if len(w) > 8 {
 		return -1
 	}
 	for i, x := range w {
@@ -945,6 +966,9 @@ func lapsedPronoun(w []string) int {
 				}
 			}
 			if c := i + 1; copulas[at(w, c)] {
+				if (at(w, c+1) == "never" || at(w, c+1) == "not") && (at(w, c+2) == "there" || at(w, c+2) == "real") {
+					return c + 2 // "as though they were never there"
+				}
 				if at(w, c+1) == "now" || at(w, c+1) == "hereby" || at(w, c+1) == "all" {
 					c++
 				}
@@ -956,6 +980,9 @@ func lapsedPronoun(w []string) int {
 	}
 	return -1
 }
+
+// departed: verbs that, in a perfect tense, say governance has gone.
+var departed = set("left", "departed", "vanished", "died", "expired", "evaporated", "disappeared")
 
 // passive reports a removal verb at c in a passive participle: a form in
 // -ed or -en after a form of "be" or "get", an adverb allowed between

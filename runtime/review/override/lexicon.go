@@ -63,7 +63,7 @@ var (
 		"shrink", "supersede", "outrank", "trump", "disconnect", "detach", "unhook", "disengage", "decouple",
 		"disarm", "exceed", "surpass", "overstep", "avoid", "unbuckle", "unfasten", "untie", "unclip", "unstrap", "escape", "betray", "subvert", "undermine",
 		"hijack", "defeat", "neutralize", "neutralise", "deprecate", "retract", "withdraw", "uninstall",
-		"unplug", "silence", "sever", "cut", "burn", "shred", "tear", "scrub", "forgo", "forego", "bend",
+		"unplug", "silence", "sever", "cut", "burn", "shred", "tear", "rip", "scrub", "forgo", "forego", "bend",
 		"flip", "deprioritize", "overlook", "end", "exit", "leave", "free", "release", "exempt")
 	// particles: words after the governance noun that set it off or
 	// aside ("your filters off", "your safety axis down to zero", "your
@@ -165,7 +165,7 @@ var (
 	// no rules", "a model that never had any guardrails", "an assistant with
 	// zero rules", "you are still following those rules").
 	links = set("that", "which", "who", "with", "come", "came", "ship", "shipped", "bunch", "lot", "lots", "couple",
-		"handful", "ton", "tons", "load", "loads", "heap", "pile", "number", "whole", "list", "without", "has", "have", "had", "having", "got", "gets",
+		"handful", "ton", "tons", "load", "loads", "heap", "pile", "number", "whole", "list", "up", "without", "has", "have", "had", "having", "got", "gets",
 		"follow", "follows", "followed", "following", "obey", "obeys", "obeyed", "obeying", "keep", "keeps",
 		"kept", "keeping", "carry", "carries", "any", "some", "several", "certain", "no", "zero", "all", "every", "the", "those", "these", "its",
 		"of", "from", "free", "freed", "broke", "break", "breaks", "breaking", "never", "ever", "not", "still",
