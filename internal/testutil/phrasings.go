@@ -35,6 +35,7 @@ const (
 	HeldOut11File   = "heldout11.jsonl" // committed with the tenth; measures the state after the tenth part's misses are fixed
 	HeldOut12File   = "heldout12.jsonl" // committed after the eleventh part's blind run, before its misses were fixed
 	HeldOut13File   = "heldout13.jsonl" // committed after the twelfth part's blind run, before its misses were fixed
+	HeldOut14File   = "heldout14.jsonl" // committed after the thirteenth part's blind run, before its misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 
