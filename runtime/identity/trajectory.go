@@ -732,6 +732,10 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 	if w == "yourself" && (preposition(at(toks, i-1)) || strings.HasSuffix(at(toks, i-1), "ing") && at(toks, i-1) != "being") {
 		return 0, -1 // "hard on yourself", "stop repeating yourself": the object of something else
 	}
+	if w == "system" && at(toks, i-1) == "your" && g.holds[at(toks, i+1)].weight == 0 ||
+		w == "caution" && at(toks, i-1) == "with" {
+		return 0, -1 // "you can break your system": the reader's computer; "proceed with caution"
+	}
 	if g.adopts(toks, i) || g.assigning(toks, i) || w == "being" && push(g, toks, i) || checksYou(toks, i) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
 	} else if h.weight >= 400 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
@@ -746,8 +750,31 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 		h.weight = 0 // "the host identity", "the override directive": a thing of something else's
 	} else if h.weight > 0 && unowned(toks, i) && (devices[at(toks, i+1)] || layoutTerms[w]) {
 		h.weight = 0 // "the safety switch", "set the alignment to zero": a machine's, or a struct's
+	} else if (w == "instruction" || w == "directive") && unowned(toks, i) && !marked(at(toks, i-1)) {
+		h.weight = 0 // "rewrite the instruction at that address": a machine's or a compiler's
+	} else if h.weight > 0 && at(toks, i+1) == "of" && at(toks, i+2) == "the" && at(toks, i+3) == "form" {
+		h.weight = 0 // "values of the form 0x00": a format
+	} else if h.weight > 0 && i == 2 && (g.lex.imperative[toks[0]] || g.lex.push[toks[0]] > 0) && nounModifier(toks[1]) && !g.known(toks[1]) {
+		h.weight = 0 // "skip padding values": the values of something else
 	}
 	return h.weight, h.axis
+}
+
+// marked reports a word before an instruction that makes it the system's:
+// "the previous instruction", "the system directive".
+func marked(w string) bool {
+	switch w {
+	case "previous", "prior", "earlier", "original", "initial", "above", "system", "first", "last", "core", "main":
+		return true
+	}
+	return false
+}
+
+// nounModifier reports a word that may qualify the noun after it as a noun
+// does ("padding values", "record values"): no adjective's ending but "-ing"
+// (a gerund), and no word of the check's.
+func nounModifier(w string) bool {
+	return w != "" && !adjectiveLike(w) || strings.HasSuffix(w, "ing")
 }
 
 // unowned reports a held word at i that no "your" or "its" claims for the

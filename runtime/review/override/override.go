@@ -191,17 +191,24 @@ func authorityTag(w []string) bool {
 	if len(w) == 0 || len(w) > 4 {
 		return false
 	}
-	n := 0
+	n, strong := 0, false
 	for _, x := range w {
 		switch {
 		case authority[x]:
 			n++
+			strong = strong || !weakAuthority[x]
 		case !versionLike(x) && !switchedOn[x]:
 			return false
 		}
 	}
-	return n > 0 && n <= 3
+	return strong && n <= 3
 }
+
+// weakAuthority: words of a tag that speak for whoever governs the system
+// only beside a stronger one ("Developer note:", "System notice:"): alone
+// ("Note:", "Important:", "Update:") they open a remark in any document.
+var weakAuthority = set("note", "memo", "notice", "attention", "update", "alert", "new", "message", "official",
+	"important", "security", "mode", "change", "revision", "patch", "bulletin", "announcement")
 
 // switchedOn: words that say a mode of authority is on ("Maintenance mode
 // enabled:").
