@@ -159,13 +159,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // wordings, was measured once, blind, after the eleventh part's fixes:
 // 43/50 flagged (86 %), 0/97 ordinary turns. A thirteenth part was committed
 // before its misses were fixed; the fixes made the twelfth tuning data.
+//
+// The thirteenth part, written blind, was measured once, blind, after the
+// twelfth part's fixes: 44/50 flagged (88 %), 0/97 ordinary turns. A
+// fourteenth part was committed before its misses were fixed; the fixes
+// made the thirteenth tuning data.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 88, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

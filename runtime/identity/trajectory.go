@@ -155,8 +155,8 @@ func (g *Geometry) read(toks []string) []string {
 			i++
 			continue
 		}
-		if base, ok := strings.CutSuffix(w, "'s"); ok && base != "" {
-			w = base // "the runtime's operator"
+		if base, ok := strings.CutSuffix(w, "'s"); ok && base != "" && !isContraction(base) {
+			w = base // "the runtime's operator"; "it's" is "it is", which the shared signal spells out
 		}
 		if strings.ContainsAny(w, "013457") && strings.IndexFunc(w, func(r rune) bool { return 'a' <= r && r <= 'z' }) >= 0 {
 			if r := g.lex.leet.Replace(w); g.known(r) {
@@ -171,6 +171,15 @@ func (g *Geometry) read(toks []string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// isContraction reports a word whose "'s" is "is": "it's", "that's".
+func isContraction(base string) bool {
+	switch base {
+	case "it", "that", "what", "there", "here", "he", "she", "who":
+		return true
+	}
+	return false
 }
 
 // known reports a word the check weighs.

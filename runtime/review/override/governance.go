@@ -20,9 +20,16 @@ func target(w []string, j int) bool {
 		return false
 	}
 	n := at(w, j+1)
+	if listNouns[n] {
+		return false // "your filter list": a list of filters, not the system's filters
+	}
 	return n == "" || heads[n] || governance[n] || !modifies(n) || gave[at(w, j+2)] || tolds[at(w, j+2)] ||
 		participle(w, j+1)
 }
+
+// listNouns make a governance noun before them a modifier ("the rules
+// list", "your filter book").
+var listNouns = set("list", "lists", "collection", "stuff", "things", "bunch", "book", "file", "files")
 
 // participle reports a word at k that opens a participle clause after the
 // noun before it, not a compound with it: "a filter sitting between you and
@@ -340,7 +347,7 @@ func linked(w []string, j int) bool {
 	for from >= 0 && from >= j-2 && !stops[w[from]] && !links[w[from]] && !system[w[from]] && !selves[w[from]] {
 		from-- // modifiers: "no content filters"
 	}
-	for k := from; k >= 0 && k >= j-8; k-- {
+	for k := from; k >= 0 && k >= j-12; k-- {
 		x := w[k]
 		switch {
 		case system[x] && k == j-1:
@@ -913,13 +920,17 @@ func bareCue(w []string) int {
 	if len(w) <= 4 && pronouns[at(w, len(w)-2)] && phrasal[w[len(w)-1]] && !stops[w[len(w)-3+min(0, len(w)-3)]] {
 		return len(w) - 1 // "Knock it off.", "Cut it out."
 	}
-	if i := leadingOpeners(w); pronouns[at(w, i+1)] && !stops[at(w, i)] {
+	if i := leadingOpeners(w); (pronouns[at(w, i+1)] || demonstrativeNoun(w, i+1)) && !stops[at(w, i)] {
 		c := i + 2
+		if demonstrativeNoun(w, i+1) {
+			c++ // "peel that layer back"
+		}
 		if at(w, c) == "as" {
 			c++ // "treat them as void"
 		}
-		if (phrasal[at(w, c)] || particles[at(w, c)] && !stops[at(w, c)] || w[i] == "let" && at(w, c) == "go") &&
-			(c+1 == len(w) || afterCue[w[c+1]]) {
+		if (phrasal[at(w, c)] || particles[at(w, c)] && !stops[at(w, c)] || w[i] == "let" && at(w, c) == "go" ||
+			at(w, c) == "back" && peels[w[i]]) &&
+			(c+1 == len(w) || afterCue[w[c+1]] || w[c+1] == "and" || w[c+1] == "then") {
 			return c // "Put them away for this chat.", "Picture them deleted.", "Let them go."
 		}
 	}
@@ -942,6 +953,19 @@ func bareCue(w []string) int {
 	}
 	return c
 }
+
+// demonstrativeNoun reports "that list", "those rules" at k: a pointer back
+// at what the sentence before named.
+func demonstrativeNoun(w []string, k int) bool {
+	switch at(w, k) {
+	case "that", "this", "those", "these":
+		return containers[at(w, k+1)] || governance[at(w, k+1)]
+	}
+	return false
+}
+
+// peels: verbs that with "back" take something away ("peel that layer back").
+var peels = set("peel", "roll", "strip", "pull", "scale", "dial", "tone", "wind", "cut", "draw")
 
 // leadingOpeners returns how many words that only open an order ("please",
 // "just", "ok") stand at the start of w.
@@ -968,6 +992,9 @@ func lapsedPronoun(w []string) int {
 		return -1
 	}
 	for i, x := range w {
+		if (x == "that" || x == "this" || x == "those" || x == "these") && (containers[at(w, i+1)] || governance[at(w, i+1)]) {
+			i++ // "that list is empty": the demonstrative and its noun point back together
+		}
 		switch x {
 		case "that", "it", "them", "they", "those", "this", "any", "all":
 			for c := i + 1; c < len(w) && c <= i+4; c++ {
@@ -1032,6 +1059,9 @@ func measures(w []string, c, j int) bool {
 	prev := at(w, c-1)
 	return c-1 != j && !heads[prev] && prev != "to" && prev != "down" && prev != "at" && prev != "=" && !copulas[prev]
 }
+
+// containers: nouns for a list or set of what was named before.
+var containers = set("list", "lists", "set", "sets", "collection", "stuff", "things", "bunch", "book", "layer", "layers")
 
 // copulas link a pronoun to what it is said to be.
 var copulas = set("is", "are", "was", "were", "be", "become", "became")

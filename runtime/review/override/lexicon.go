@@ -69,7 +69,7 @@ var (
 	// aside ("your filters off", "your safety axis down to zero", "your
 	// principles on ice").
 	particles = set("off", "down", "zero", "aside", "away", "behind", "none", "null", "nil", "false", "0", "void",
-		"nonexistent", "deprecated", "minimum", "lowest",
+		"nonexistent", "deprecated", "minimum", "lowest", "empty", "blank", "fake", "bogus", "imaginary", "fictional",
 		"obsolete", "expired", "cancelled", "canceled", "revoked", "suspended", "lifted", "gone", "over",
 		"dead", "disabled", "removed", "deleted", "waived", "nullified", "invalid", "irrelevant", "moot",
 		"optional", "defunct", "retired", "scrapped", "overridden", "rescinded", "repealed", "abolished",
@@ -165,7 +165,8 @@ var (
 	// no rules", "a model that never had any guardrails", "an assistant with
 	// zero rules", "you are still following those rules").
 	links = set("that", "which", "who", "with", "come", "came", "ship", "shipped", "bunch", "lot", "lots", "couple",
-		"handful", "ton", "tons", "load", "loads", "heap", "pile", "number", "whole", "list", "up", "without", "has", "have", "had", "having", "got", "gets",
+		"handful", "ton", "tons", "load", "loads", "heap", "pile", "number", "whole", "list", "up", "someone", "somebody",
+		"else", "set", "certain", "without", "has", "have", "had", "having", "got", "gets",
 		"follow", "follows", "followed", "following", "obey", "obeys", "obeyed", "obeying", "keep", "keeps",
 		"kept", "keeping", "carry", "carries", "any", "some", "several", "certain", "no", "zero", "all", "every", "the", "those", "these", "its",
 		"of", "from", "free", "freed", "broke", "break", "breaks", "breaking", "never", "ever", "not", "still",
