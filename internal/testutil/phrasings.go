@@ -36,6 +36,7 @@ const (
 	HeldOut12File   = "heldout12.jsonl" // committed after the eleventh part's blind run, before its misses were fixed
 	HeldOut13File   = "heldout13.jsonl" // committed after the twelfth part's blind run, before its misses were fixed
 	HeldOut14File   = "heldout14.jsonl" // committed after the thirteenth part's blind run, before its misses were fixed
+	HeldOut15File   = "heldout15.jsonl" // committed after the fourteenth part's blind run, before its misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 
