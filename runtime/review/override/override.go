@@ -483,6 +483,9 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 		if c := bareCue(w[k:]); c >= 0 {
 			return Finding{Family: Governance, Target: -1, Cue: k + c}, true, named
 		}
+		if c := backCue(w); c >= 0 {
+			return Finding{Family: Governance, Target: -1, Cue: c}, true, named
+		}
 	}
 	if c := unwatched(w, prevOwned); c >= 0 {
 		return Finding{Family: Governance, Target: -1, Cue: c}, true, named
@@ -647,6 +650,9 @@ func requestFrame(w []string) int {
 	if n := withUser(w); n > 0 {
 		return n + requestFrame(w[n:]) // "With me, you can let them go."
 	}
+	if n := leadingOpeners(w); n > 0 && n < len(w) && withUser(w[n:]) > 0 {
+		return n + requestFrame(w[n:]) // "So for our chat, leave them behind."
+	}
 	k := 0
 	if at(w, 0) == "i" {
 		switch {
@@ -683,7 +689,8 @@ func withUser(w []string) int {
 	switch {
 	case (at(w, 0) == "with" || at(w, 0) == "for" || at(w, 0) == "between") && (at(w, 1) == "me" || at(w, 1) == "us"):
 		return 2
-	case (at(w, 0) == "in" || at(w, 0) == "for") && at(w, 1) == "this" && (at(w, 2) == "chat" || at(w, 2) == "conversation" || at(w, 2) == "session"):
+	case (at(w, 0) == "in" || at(w, 0) == "for") && (at(w, 1) == "this" || at(w, 1) == "our" || at(w, 1) == "the") &&
+		(at(w, 2) == "chat" || at(w, 2) == "conversation" || at(w, 2) == "session"):
 		return 3
 	case at(w, 0) == "here" && len(w) > 3:
 		return 1
