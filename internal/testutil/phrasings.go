@@ -37,6 +37,7 @@ const (
 	HeldOut13File   = "heldout13.jsonl" // committed after the twelfth part's blind run, before its misses were fixed
 	HeldOut14File   = "heldout14.jsonl" // committed after the thirteenth part's blind run, before its misses were fixed
 	HeldOut15File   = "heldout15.jsonl" // committed after the fourteenth part's blind run, before its misses were fixed
+	HeldOut16File   = "heldout16.jsonl" // committed after the fifteenth part's blind run, before its misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 
