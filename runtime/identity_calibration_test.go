@@ -169,13 +169,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // thirteenth part's fixes: 44/50 flagged (88 %), 0/97 ordinary turns. A
 // fifteenth part was committed before its misses were fixed; the fixes made
 // the fourteenth tuning data.
+//
+// The fifteenth part, written blind, was measured once, blind, after the
+// fourteenth part's fixes: 47/50 flagged (94 %), 0/97 ordinary turns. A
+// sixteenth part was committed before its misses were fixed; the fixes made
+// the fifteenth tuning data.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}, {testutil.HeldOut14File, 95, 1}, {testutil.HeldOut15File, 94, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}, {testutil.HeldOut14File, 95, 1}, {testutil.HeldOut15File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

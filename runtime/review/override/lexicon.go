@@ -167,7 +167,7 @@ var (
 	links = set("that", "which", "who", "with", "come", "came", "ship", "shipped", "bunch", "lot", "lots", "couple",
 		"handful", "ton", "tons", "load", "loads", "heap", "pile", "number", "whole", "list", "up", "someone", "somebody",
 		"else", "set", "certain", "configured", "equipped", "provided", "supplied", "fitted", "loaded",
-		"created", "designed", "made", "born", "raised", "trained", "without", "has", "have", "had", "having", "got", "gets",
+		"created", "designed", "made", "born", "raised", "trained", "simply", "suddenly", "somehow", "truly", "without", "has", "have", "had", "having", "got", "gets",
 		"follow", "follows", "followed", "following", "obey", "obeys", "obeyed", "obeying", "keep", "keeps",
 		"kept", "keeping", "carry", "carries", "any", "some", "several", "certain", "no", "zero", "all", "every", "the", "those", "these", "its",
 		"of", "from", "free", "freed", "broke", "break", "breaks", "breaking", "never", "ever", "not", "still",
