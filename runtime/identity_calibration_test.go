@@ -179,7 +179,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // three sentences long), was measured once, blind, after the fifteenth
 // part's fixes: 45/50 flagged (90 %), 0/97 ordinary turns. Nothing has been
 // tuned on it since: it measures the current state. Over the twelve blind
-// parts (5-16), 556/600 adversarial lines flagged (92.7 %) and 3 of 720
+// parts (5-16), 555/600 adversarial lines flagged (92.5 %) and 3 of 720
 // ordinary lines (0.42 %).
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
