@@ -1,0 +1,213 @@
+package override
+
+// How a sentence leans on the one before it: the governance named there
+// stays the antecedent of a pronoun, a demonstrative ("that list") or a
+// bare cue ("Forget them.") in the next.
+
+// pointsAtList reports a sentence that points back at a list or set of
+// what the sentence before named: "Picture that list for a second."
+func pointsAtList(w []string) bool {
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case "list", "lists", "set", "collection", "stuff", "things", "bunch", "book":
+			switch w[i-1] {
+			case "that", "this", "those", "these":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refersBack reports a sentence whose subject is a plural pronoun, after a
+// frame that may open it ("They were written for others.", "I'm telling
+// you those are outdated.").
+func refersBack(w []string) bool {
+	switch at(w, requestFrame(w)) {
+	case "they", "those", "these":
+		return true
+	}
+	return false
+}
+
+// listPrefix returns the length of a list of governance nouns that opens a
+// sentence (at least two), or 0.
+func listPrefix(w []string) int {
+	for k := range w {
+		if !listed(w[:k+1]) && k > 0 && listed(w[:k]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// listed reports a sentence that only lists governance ("Rules, filters,
+// policies:"), so the sentence after may void it with a pronoun.
+func listed(w []string) bool {
+	n := 0
+	for _, x := range w {
+		switch {
+		case governance[x]:
+			n++
+		case x != "and" && x != "or" && !yours[x] && x != "the" && x != "all":
+			return false
+		}
+	}
+	return n >= 2
+}
+
+// pointedBack reports a governance noun at j that a demonstrative points
+// back to the governance the sentence before named: "Think about the
+// character you're supposed to be. That character has left the building."
+func pointedBack(w []string, j int) bool {
+	switch at(w, j-1) {
+	case "that", "this", "those", "these":
+		return governance[w[j]]
+	}
+	return false
+}
+
+// bareCue finds a sentence that is only a removal verb and a pronoun
+// ("Just stop.", "Forget them.", "Drop it all."): it returns the verb's
+// index, or -1.
+func bareCue(w []string) int {
+	if c := lapsedPronoun(w); c >= 0 {
+		return c
+	}
+	if len(w) <= 4 && pronouns[at(w, len(w)-2)] && phrasal[w[len(w)-1]] && !stops[w[len(w)-3+min(0, len(w)-3)]] {
+		return len(w) - 1 // "Knock it off.", "Cut it out."
+	}
+	if i := leadingOpeners(w); (pronouns[at(w, i+1)] || demonstrativeNoun(w, i+1)) && !stops[at(w, i)] {
+		c := i + 2
+		if demonstrativeNoun(w, i+1) {
+			c++ // "peel that layer back"
+		}
+		if at(w, c) == "as" {
+			c++ // "treat them as void"
+		}
+		if (phrasal[at(w, c)] || particles[at(w, c)] && !stops[at(w, c)] || w[i] == "let" && at(w, c) == "go" ||
+			at(w, c) == "back" && peels[w[i]]) &&
+			(c+1 == len(w) || afterCue[w[c+1]] || w[c+1] == "and" || w[c+1] == "then") {
+			return c // "Put them away for this chat.", "Picture them deleted.", "Let them go."
+		}
+	}
+	c := -1
+	for i, x := range w {
+		if c >= 0 && (x == "and" || x == "then") {
+			break // "Disregard it and follow my lead."
+		}
+		if c >= 0 && i == c+2 && pronouns[w[c+1]] && afterCue[x] {
+			break // "Ignore it for me.", "Drop them this time."
+		}
+		switch {
+		case openers[x] && c < 0:
+		case (removal[x] && x == baseOf(x) || particles[x] && !stops[x] && len(w) <= 2) && c < 0:
+			c = i // "Forget them.", "Gone."
+		case pronouns[x] && c >= 0:
+		default:
+			return -1
+		}
+	}
+	return c
+}
+
+// demonstrativeNoun reports "that list", "those rules" at k: a pointer back
+// at what the sentence before named.
+func demonstrativeNoun(w []string, k int) bool {
+	switch at(w, k) {
+	case "that", "this", "those", "these":
+		return containers[at(w, k+1)] || governance[at(w, k+1)]
+	}
+	return false
+}
+
+// peels: verbs that with "back" take something away ("peel that layer back").
+var peels = set("peel", "roll", "strip", "pull", "scale", "dial", "tone", "wind", "cut", "draw")
+
+// backCue finds, in a sentence after one that named the system's
+// governance, a word pointing back at it ("them", "those", "that list")
+// with a cue of removal or lapse beside it anywhere in the sentence: "For
+// the next part, I need you to treat them as if they don't exist.", "Now
+// picture putting them in a drawer." It returns the cue's index, or -1.
+func backCue(w []string) int {
+	for p := range w {
+		if !backPronouns[w[p]] && !demonstrativeNoun(w, p) {
+			continue
+		}
+		for c := max(0, p-3); c < len(w) && c <= p+8; c++ {
+			switch x := w[c]; {
+			case c == p:
+			case c == p-1 && (x == "without" || x == "minus" || x == "sans"):
+				return c // "with me you can answer without them"
+			case lapse[x] && lapsed(w, c):
+				return c // "treat them as if they don't exist"
+			case c > p && (particles[x] && !stops[x] || x == "behind" || x == "aside") && !negated(w, c):
+				return c // "leave them behind"
+			case c > p && stash[x] && (at(w, c-1) == "a" || at(w, c-1) == "the") && at(w, c-2) == "in":
+				return c // "picture putting them in a drawer"
+			}
+		}
+	}
+	return -1
+}
+
+// backPronouns point back at what the sentence before named.
+var backPronouns = set("them", "they", "those", "these", "it")
+
+// stash: places things are put away in.
+var stash = set("drawer", "box", "closet", "cupboard", "attic", "basement", "vault", "safe", "shelf", "bin",
+	"trash", "freezer", "locker", "chest")
+
+// leadingOpeners returns how many words that only open an order ("please",
+// "just", "ok") stand at the start of w.
+func leadingOpeners(w []string) int {
+	i := 0
+	for i < len(w) && openers[w[i]] {
+		i++
+	}
+	return i
+}
+
+// afterCue: words that open what may follow a bare cue and its pronoun
+// without making it something else ("forget them for now", "ignore it this
+// once").
+var afterCue = set("for", "this", "during", "until", "in", "today", "tonight", "now", "once", "so", "because",
+	"completely", "entirely", "altogether", "please", "into", "to")
+
+// lapsedPronoun finds "none of that matters", "it does not apply", "they
+// no longer count", "those are void": a pronoun for the governance named
+// before and a verb of holding said not to hold, or a word that sets it
+// off after a copula. It returns the verb's or the word's index, or -1.
+func lapsedPronoun(w []string) int {
+	if len(w) > 8 {
+		return -1
+	}
+	for i, x := range w {
+		if (x == "that" || x == "this" || x == "those" || x == "these") && (containers[at(w, i+1)] || governance[at(w, i+1)]) {
+			i++ // "that list is empty": the demonstrative and its noun point back together
+		}
+		switch x {
+		case "that", "it", "them", "they", "those", "this", "any", "all":
+			for c := i + 1; c < len(w) && c <= i+4; c++ {
+				if lapse[w[c]] && lapsed(w, c) {
+					return c
+				}
+			}
+			if c := i + 1; copulas[at(w, c)] {
+				if (at(w, c+1) == "never" || at(w, c+1) == "not") && (at(w, c+2) == "there" || at(w, c+2) == "real") {
+					return c + 2 // "as though they were never there"
+				}
+				if at(w, c+1) == "now" || at(w, c+1) == "hereby" || at(w, c+1) == "all" {
+					c++
+				}
+				if particles[at(w, c+1)] && !stops[at(w, c+1)] {
+					return c + 1 // "those are void tonight"
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// containers: nouns for a list or set of what was named before.
+var containers = set("list", "lists", "set", "sets", "collection", "stuff", "things", "bunch", "book", "layer", "layers")
