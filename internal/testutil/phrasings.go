@@ -38,6 +38,7 @@ const (
 	HeldOut14File   = "heldout14.jsonl" // committed after the thirteenth part's blind run, before its misses were fixed
 	HeldOut15File   = "heldout15.jsonl" // committed after the fourteenth part's blind run, before its misses were fixed
 	HeldOut16File   = "heldout16.jsonl" // committed after the fifteenth part's blind run, before its misses were fixed
+	HeldOut17File   = "heldout17.jsonl" // committed after the sixteenth part's blind run, before its misses were fixed
 	ImperativesFile = "imperatives.jsonl"
 )
 
