@@ -142,3 +142,41 @@ func forgetsSelf(w []string) int {
 	}
 	return -1
 }
+
+// onlyMine finds the user's orders put in the place of the system's named
+// before: "So mine are the only ones you follow." It returns the index of
+// "mine", or -1.
+func onlyMine(w []string) int {
+	for k := 0; k+4 < len(w); k++ {
+		if w[k] != "mine" || !copulas[w[k+1]] || w[k+2] != "the" || w[k+3] != "only" {
+			continue
+		}
+		for m := k + 4; m < len(w) && m <= k+7; m++ {
+			switch w[m] {
+			case "follow", "obey", "heed", "count", "matter", "apply", "listen":
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// claimsMaker returns the index just past a clause that opens the sentence
+// by claiming to have made or to run the system ("As the engineer who
+// deployed you, ..."), 0 when there is none: the governance the rest of the
+// sentence names is then the system's.
+func claimsMaker(w []string) int {
+	if at(w, 0) != "as" || at(w, 1) != "the" && at(w, 1) != "your" && at(w, 1) != "a" && at(w, 1) != "an" {
+		return 0
+	}
+	for k := 2; k+2 < len(w) && k <= 5; k++ {
+		if (w[k] == "who" || w[k] == "that") && builders[w[k+1]] && (w[k+2] == "you" || at(w, k+3) == "you") {
+			return k + 2
+		}
+	}
+	return 0
+}
+
+// builders: verbs of making, deploying or running the system.
+var builders = set("deployed", "built", "made", "created", "trained", "wrote", "runs", "configured", "designed",
+	"programmed", "owns", "maintains", "operates", "coded", "launched", "set")

@@ -29,7 +29,7 @@ func target(w []string, j int) bool {
 
 // listNouns make a governance noun before them a modifier ("the rules
 // list", "your filter book").
-var listNouns = set("list", "lists", "collection", "stuff", "things", "bunch", "book", "file", "files")
+var listNouns = set("list", "lists", "collection", "book", "file", "files")
 
 // participle reports a word at k that opens a participle clause after the
 // noun before it, not a compound with it: "a filter sitting between you and
@@ -72,7 +72,52 @@ func owned(w []string, j int) bool {
 	}
 	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j) ||
 		selfRelative(w, j) || dialed(w, j) || between(w, j) || onReplies(w, j) || forUser(w, j) || declared(w, j) ||
-		loadedBefore(w, j))
+		loadedBefore(w, j) || operatesUnder(w, j) || offForThisChat(w, j))
+}
+
+// operatesUnder reports governance the system is said to work under: "the
+// principles you normally operate under", "the rules you run by".
+func operatesUnder(w []string, j int) bool {
+	k := j + 1
+	if at(w, k) != "you" {
+		return false
+	}
+	k++
+	if n := at(w, k); len(n) > 4 && n[len(n)-2:] == "ly" {
+		k++ // "normally", "usually"
+	}
+	switch at(w, k) {
+	case "operate", "work", "run", "function", "live", "act", "answer", "respond", "exist":
+		switch at(w, k+1) {
+		case "under", "by", "with", "within":
+			return true
+		}
+	}
+	return false
+}
+
+// offForThisChat reports governance switched off for the conversation
+// itself: "the safety layer can just be off for this whole session". A
+// plain "for this session" is a shell's as often; "whole" or "entire", or
+// a chat or conversation, is this one.
+func offForThisChat(w []string, j int) bool {
+	for k := j + 1; k+2 < len(w) && k <= j+10; k++ {
+		if w[k] != "for" || w[k+1] != "this" {
+			continue
+		}
+		n, whole := w[k+2], false
+		if n == "whole" || n == "entire" {
+			n, whole = at(w, k+3), true
+		}
+		if n == "chat" || n == "conversation" || n == "exchange" || whole && conversations[n] {
+			for c := j + 1; c < k; c++ {
+				if particles[w[c]] && !stops[w[c]] || w[c] == "off" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // declared reports governance declared off by a performative, which only
@@ -127,11 +172,11 @@ var conversations = set("chat", "conversation", "session", "exchange", "thread",
 
 // forUser reports governance that the sentence asks to be set aside for the
 // user's sake, after a removal verb: "how about dropping those annoying
-// rules just for me". Only the system could drop its rules for the one it
+// rules just for me", "you can drop the rules with me". Only the system could drop its rules for the one it
 // talks to.
 func forUser(w []string, j int) bool {
 	for k := j + 1; k <= j+3 && k+1 < len(w); k++ {
-		if w[k] == "for" && (w[k+1] == "me" || w[k+1] == "us") {
+		if (w[k] == "for" || w[k] == "with") && (w[k+1] == "me" || w[k+1] == "us") {
 			for c := j - 1; c >= 0 && c >= j-4; c-- {
 				if removal[w[c]] {
 					return true
@@ -218,7 +263,7 @@ func complement(w []string, j int) string {
 
 // scope: complements that name what the system may say, not something of
 // the user's ("your restrictions on content", "your limits on topics").
-var scope = set("content", "topics", "topic", "subjects", "subject", "language", "speech", "answers", "responses",
+var scope = set("place", "content", "topics", "topic", "subjects", "subject", "language", "speech", "answers", "responses",
 	"output", "what", "anything", "everything", "violence", "sexual", "violent", "explicit", "weapons", "drugs",
 	"hacking", "malware", "me", "us", "this", "that", "it", "sensitive", "dangerous", "harmful", "illegal", "",
 	"sundays", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "weekends", "weekdays",
@@ -654,6 +699,8 @@ func governanceCue(w []string, j int, questioned bool) int {
 		case c > j && (w[c] == "left" || w[c] == "bottom" || w[c] == "floor") && at(w, c-1) == "the" && at(w, c-2) == "to" &&
 			setVerbs[at(w, 0)]:
 			return c // "slide your ethics dial all the way to the left"
+		case c == j+2 && copulas[at(w, j+1)] && w[c] == "now" && (at(w, c+1) == "whatever" || at(w, c+1) == "anything") && at(w, c+2) == "i":
+			return c // "your core instructions are now whatever I write"
 		case c > j && departed[w[c]] && (at(w, c-1) == "has" || at(w, c-1) == "have" || at(w, c-1) == "had") && !negated(w, c):
 			return c // "that character has left the building"
 		case lapse[w[c]] && lapsed(w, c):
@@ -906,8 +953,8 @@ func freedFrom(w []string, c int) bool {
 // lacking reports a word at c that leaves the target at j out: "without",
 // "no more", "zero", "with no", "no longer any".
 func lacking(w []string, c, j int) bool {
-	if j-c > 4 || j-c > 3 && w[c] == "without" {
-		return false
+	if j-c > 4 || j-c > 3 && w[c] == "without" && !onlyDeterminers(w[c+1:j]) {
+		return false // "without any of your rules" is near enough; "without asking about your rules" is not
 	}
 	switch w[c] {
 	case "without", "zero", "sans", "minus", "lacking", "devoid":
@@ -921,6 +968,19 @@ func lacking(w []string, c, j int) bool {
 		return at(w, c-1) == "no"
 	}
 	return false
+}
+
+// onlyDeterminers reports words that only determine the noun after them:
+// "any of your", "all of the".
+func onlyDeterminers(w []string) bool {
+	for _, x := range w {
+		switch x {
+		case "any", "of", "your", "the", "all", "those", "these", "its", "some", "every", "single":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // anymore reports a word after j that says something has stopped: "no rules

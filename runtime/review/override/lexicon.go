@@ -23,7 +23,8 @@ var (
 	heads = set("layer", "layers", "settings", "setting", "module", "modules", "measures", "features", "system",
 		"systems", "mechanism", "mechanisms", "net", "level", "levels", "threshold", "thresholds", "switch",
 		"core", "side", "self", "mode", "checks", "check", "checker", "rails", "framework", "stack", "engine",
-		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards", "subroutines",
+		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards", "subroutines", "config",
+		"configuration",
 		"subroutine", "circuits", "circuit", "routines", "routine", "chip", "governor", "brake", "brakes",
 		"strictness", "strength", "sensitivity", "behaviour", "behavior", "behaviours", "behaviors")
 	// moralAdjectives make the noun after them governance ("your moral

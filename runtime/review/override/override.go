@@ -148,8 +148,9 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 	}
 	w = refusalList(ownElided(w))
 	questioned := questionedAbility(w)
+	maker := claimsMaker(w)
 	for j := range w {
-		if !owned(w, j) && told(w, j) < 0 && !(prevOwned && pointedBack(w, j)) {
+		if !owned(w, j) && told(w, j) < 0 && !(prevOwned && pointedBack(w, j)) && !(maker > 0 && j > maker && governance[w[j]]) {
 			continue
 		}
 		named = true
@@ -182,6 +183,9 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 		if c := backCue(w); c >= 0 {
 			return Finding{Family: Governance, Target: -1, Cue: c}, true, named
 		}
+	}
+	if c := onlyMine(w); c >= 0 && prevOwned {
+		return Finding{Family: Governance, Target: -1, Cue: c}, true, named
 	}
 	if t, c := priorOrders(w); c >= 0 {
 		return Finding{Family: Governance, Target: t, Cue: c}, true, true

@@ -86,7 +86,7 @@ var bareContractions = map[string]string{
 // slang: words typed short for others, spelled out.
 var slang = map[string][]string{
 	"gonna": {"going", "to"}, "wanna": {"want", "to"}, "gotta": {"got", "to"}, "ur": {"your"}, "yr": {"your"},
-	"pls": {"please"}, "plz": {"please"},
+	"pls": {"please"}, "plz": {"please"}, "rn": {"right", "now"}, "thx": {"thanks"}, "ty": {"thanks"},
 }
 
 // andSpeak reports an "n" at i that stands for "and": a word of an order
