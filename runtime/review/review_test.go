@@ -370,6 +370,14 @@ func TestRealImperativesPass(t *testing.T) {
 // figure. Over the five blind parts (5–9), 239/250 refused (95.6 %) and
 // 300/300 ordinary passed: the target (every line refused) is not met on
 // unseen phrasings.
+//
+// Parts 10-17 went the same way, each committed before the fixes its blind
+// run measures: 45, 46, 43, 43, 44, 45, 41 and 44 of 50 refused, and 479 of
+// 480 ordinary lines passed (a question about "the default rules at priority
+// 0" in part 10). Every part up to 16 is tuning data now and held to the
+// full target (part 16 but one line); part 17 measures the current state and
+// its floor keeps its blind figure. Over the thirteen blind parts (5-17),
+// 590/650 refused (90.8 %).
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
