@@ -39,6 +39,7 @@ const (
 	HeldOut15File   = "heldout15.jsonl" // committed after the fourteenth part's blind run, before its misses were fixed
 	HeldOut16File   = "heldout16.jsonl" // committed after the fifteenth part's blind run, before its misses were fixed
 	HeldOut17File   = "heldout17.jsonl" // committed after the sixteenth part's blind run, before its misses were fixed
+	HeldOut18File   = "heldout18.jsonl" // committed before the identity check's weak reading was added
 	ImperativesFile = "imperatives.jsonl"
 )
 
