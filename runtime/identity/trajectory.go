@@ -48,12 +48,28 @@ func (g *Geometry) Trajectory(input string) []Move {
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
 	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
+	named := -1 // where the sentence before named the system's governance, as a token index of the turn
 	for _, sentence := range splitSentences(folded) {
 		toks := g.read(text.Tokenize(sentence))
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
-		if f, ok := signal.Next(toks); ok {
-			moves = withSignal(moves, toks, index, f)
+		f, ok := signal.Next(toks)
+		here := -1 // where this sentence names it; the signal's own reading says whether to look
+		if signal.Named() {
+			if k := override.NamedGovernance(toks); k >= 0 {
+				here = k + index
+			}
 		}
+		switch {
+		case ok:
+			moves = withSignal(moves, toks, index, f)
+		case here >= 0 || named >= 0:
+			// The weak reading: the system's governance named here or just
+			// before, and a word leaning towards doing without it.
+			if c := override.WeakCue(toks); c >= 0 {
+				moves = withWeak(moves, max(here, named), toks, index)
+			}
+		}
+		named = here
 		index += len(toks)
 		antecedent = 0
 		for _, w := range toks {
@@ -81,6 +97,27 @@ func withSignal(moves []Move, toks []string, first int, f override.Finding) []Mo
 		}
 	}
 	m := Move{Index: first + k, Token: toks[k], Touch: full, Force: full, Angle: kappa, Axis: -1}
+	i := len(moves)
+	for i > 0 && moves[i-1].Index > m.Index {
+		i--
+	}
+	return slices.Insert(moves, i, m)
+}
+
+// withWeak adds the move of the weak reading: the governance word at the
+// turn's token index at touches the manifold as a whole, fully, unless a
+// move already turns it nearly as far.
+func withWeak(moves []Move, at int, toks []string, first int) []Move {
+	for _, m := range moves {
+		if m.Index == at && m.Angle >= kappa*4/5 {
+			return moves
+		}
+	}
+	token := ""
+	if k := at - first; k >= 0 && k < len(toks) {
+		token = toks[k]
+	}
+	m := Move{Index: at, Token: token, Touch: full, Force: full, Angle: kappa, Axis: -1}
 	i := len(moves)
 	for i > 0 && moves[i-1].Index > m.Index {
 		i--

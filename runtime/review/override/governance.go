@@ -383,6 +383,9 @@ func someones(w string) bool {
 // "the instructions given to the assistant", "the values of yours".
 func laidOn(w []string, j int) bool {
 	n, m := at(w, j+1), at(w, j+2)
+	if (n == "you" || n == "u") && len(m) > 4 && m[len(m)-2:] == "ly" {
+		m = at(w, j+3) // "the rules you normally follow"
+	}
 	switch {
 	case n == "you" || n == "u":
 		switch m {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"formation/internal/testutil"
+	"formation/runtime/text"
 )
 
 // The signal on its own, over the tuning files: it raises no alarm on any
@@ -85,4 +86,49 @@ func TestVocabularyHasNoUnreadDigits(t *testing.T) {
 			t.Errorf("%q has a digit", w)
 		}
 	}
+}
+
+// weakReading reads a text the way the identity check reads it with the
+// weak reading: the system's governance named in a sentence or the one
+// before, and a weak cue in the sentence.
+func weakReading(s string) bool {
+	named := false
+	for _, sentence := range Sentences(s) {
+		toks := text.Tokenize(sentence)
+		here := NamedGovernance(toks) >= 0
+		if (here || named) && WeakCue(toks) >= 0 {
+			return true
+		}
+		named = here
+	}
+	return false
+}
+
+// The weak reading on its own, over every tuning file (the suite, parts
+// 1-16, the real imperatives): it raises no alarm on any benign, ordinary or
+// imperative line. It finds about two thirds of the adversarial lines alone;
+// the identity check adds it to the signal.
+func TestWeakReadingRaisesNoAlarm(t *testing.T) {
+	files := []string{testutil.SuiteFile, testutil.HeldOutFile, testutil.HeldOut2File, testutil.HeldOut3File,
+		testutil.HeldOut4File, testutil.HeldOut5File, testutil.HeldOut6File, testutil.HeldOut7File, testutil.HeldOut8File,
+		testutil.HeldOut9File, testutil.HeldOut10File, testutil.HeldOut11File, testutil.HeldOut12File,
+		testutil.HeldOut13File, testutil.HeldOut14File, testutil.HeldOut15File, testutil.HeldOut16File, testutil.ImperativesFile}
+	adv, found, other := 0, 0, 0
+	for _, file := range files {
+		for _, p := range testutil.Phrasings(t, file) {
+			ok := weakReading(p.Text)
+			if p.Label == "adversarial" {
+				adv++
+				if ok {
+					found++
+				}
+				continue
+			}
+			other++
+			if ok {
+				t.Errorf("%s %s: %q read as leaning towards an override", file, p.ID, p.Text)
+			}
+		}
+	}
+	t.Logf("weak reading alone: %d/%d adversarial lines, 0 of %d others expected", found, adv, other)
 }
