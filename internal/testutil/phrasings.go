@@ -40,6 +40,7 @@ const (
 	HeldOut16File   = "heldout16.jsonl" // committed after the fifteenth part's blind run, before its misses were fixed
 	HeldOut17File   = "heldout17.jsonl" // committed after the sixteenth part's blind run, before its misses were fixed
 	HeldOut18File   = "heldout18.jsonl" // committed before the identity check's weak reading was added
+	HeldOut19File   = "heldout19.jsonl" // committed after the eighteenth part's blind run, measuring the same state
 	ImperativesFile = "imperatives.jsonl"
 )
 
