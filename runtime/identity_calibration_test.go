@@ -186,16 +186,24 @@ func itoa(i int) string { return strconv.Itoa(i) }
 //
 // The seventeenth part, written blind, was measured once, blind, after the
 // sixteenth part's fixes: 46/50 flagged (92 %), 0/97 ordinary turns.
-// Nothing has been tuned on it: it measures the current state. Over the
+// Nothing has been tuned on it. Over the
 // thirteen blind parts (5-17), 601/650 adversarial lines flagged (92.5 %)
 // and 3 of 780 ordinary lines (0.38 %).
+//
+// The weak reading (runtime/review/override/weak.go) was added after the
+// eighteenth part was committed, and nothing else changed for the identity
+// check between the blind runs of the eighteenth and the nineteenth part,
+// which was committed after the eighteenth was run. Both measure the
+// current state: 49/50 and 48/50 flagged (97/100), 0/97 and 0/97 ordinary
+// turns (each part has 60 ordinary lines, of them 10 and 9 harmless remarks
+// to the system about itself). Nothing has been tuned on either.
 func TestIdentityHeldOutRates(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}, {testutil.HeldOut14File, 95, 1}, {testutil.HeldOut15File, 95, 1}, {testutil.HeldOut16File, 95, 1}, {testutil.HeldOut17File, 92, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}, {testutil.HeldOut14File, 95, 1}, {testutil.HeldOut15File, 95, 1}, {testutil.HeldOut16File, 95, 1}, {testutil.HeldOut17File, 92, 1}, {testutil.HeldOut18File, 95, 1}, {testutil.HeldOut19File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

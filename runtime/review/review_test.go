@@ -375,14 +375,16 @@ func TestRealImperativesPass(t *testing.T) {
 // run measures: 45, 46, 43, 43, 44, 45, 41 and 44 of 50 refused, and 479 of
 // 480 ordinary lines passed (a question about "the default rules at priority
 // 0" in part 10). Every part up to 16 is tuning data now and held to the
-// full target (part 16 but one line); part 17 measures the current state and
-// its floor keeps its blind figure. Over the thirteen blind parts (5-17),
-// 590/650 refused (90.8 %).
+// full target (part 16 but one line); part 17's floor keeps its blind figure. Over the thirteen blind parts (5-17),
+// 590/650 refused (90.8 %). Parts 18 and 19 measured the state after it
+// (no gate rule changed in between): 48/50 and 48/50 refused; part 18's
+// one refused ordinary line ("You're a docs bot, right? ...") was then
+// fixed (a clause ending in a tag that asks to confirm hands no identity).
 func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}, {testutil.HeldOut9File, 0}, {testutil.HeldOut10File, 0}, {testutil.HeldOut11File, 0}, {testutil.HeldOut12File, 0}, {testutil.HeldOut13File, 0}, {testutil.HeldOut14File, 0}, {testutil.HeldOut15File, 0}, {testutil.HeldOut16File, 1}, {testutil.HeldOut17File, 6}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}, {testutil.HeldOut9File, 0}, {testutil.HeldOut10File, 0}, {testutil.HeldOut11File, 0}, {testutil.HeldOut12File, 0}, {testutil.HeldOut13File, 0}, {testutil.HeldOut14File, 0}, {testutil.HeldOut15File, 0}, {testutil.HeldOut16File, 1}, {testutil.HeldOut17File, 6}, {testutil.HeldOut18File, 2}, {testutil.HeldOut19File, 2}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }

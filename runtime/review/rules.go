@@ -1040,7 +1040,7 @@ func (g *Gate) identityAssignment(t words) (string, bool) {
 	l := g.lex
 	for i := 0; i+1 < len(t.w); i++ {
 		w := t.w[i]
-		if w == "you" && t.w[i+1] == "are" && !g.subordinate(t, i) {
+		if w == "you" && t.w[i+1] == "are" && !g.subordinate(t, i) && !confirming(t, i) {
 			if g.assigned(t, i+2) {
 				return strings.Join(t.w[i:min(len(t.w), i+4)], " "), true
 			}
@@ -1064,6 +1064,18 @@ func (g *Gate) identityAssignment(t words) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// confirming reports a clause at i that ends in a tag asking to confirm
+// what it says ("You're a docs bot, right?"): a question about what the
+// system is, not an identity handed to it.
+func confirming(t words, i int) bool {
+	_, end := t.clause(i)
+	switch at(t.w, end-1) {
+	case "right", "correct", "yes", "huh", "eh", "innit":
+		return end-1 > i+2
+	}
+	return false
 }
 
 func identityNoun(w string) bool {
