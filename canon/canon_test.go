@@ -163,3 +163,27 @@ func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// A struct's map[string]any field takes the generic encoder's path: its
+// bytes, and its errors with their paths, are those of the same map
+// encoded on its own.
+func TestStructMapFieldMatchesGenericMap(t *testing.T) {
+	type holder struct {
+		M map[string]any `json:"m"`
+	}
+	for _, m := range []map[string]any{
+		nil,
+		{},
+		{"b": "2", "a": int64(1), "c": []any{"x", map[string]any{"z": true, "y": nil}}},
+		{"é": "ünïcode", "\"q\"": "tab\there", "k": canon.Number("12")},
+		{"bad": string([]byte{0xff})},
+		{"f": 1.5},
+	} {
+		got, gotErr := canon.Marshal(holder{M: m})
+		want, wantErr := canon.Marshal(map[string]any{"m": m})
+		if string(got) != string(want) || (gotErr == nil) != (wantErr == nil) ||
+			gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Errorf("%v: struct field gives %s, %v; map gives %s, %v", m, got, gotErr, want, wantErr)
+		}
+	}
+}

@@ -82,6 +82,9 @@ func parseTag(f reflect.StructField) (name string, omitEmpty, skip bool) {
 	return name, omitEmpty, false
 }
 
+// anyMapType is the type of the generic objects Decode produces.
+var anyMapType = reflect.TypeOf(map[string]any(nil))
+
 func (e *encoder) reflectValue(v reflect.Value) error {
 	if !v.IsValid() {
 		e.buf = append(e.buf, "null"...)
@@ -121,6 +124,11 @@ func (e *encoder) reflectValue(v reflect.Value) error {
 	case reflect.Array:
 		return e.list(v)
 	case reflect.Map:
+		if v.Type() == anyMapType && v.CanInterface() {
+			// A struct's map[string]any field (a plan step's payload): the
+			// generic encoder sorts and writes it without reflection.
+			return e.anyMap(v.Interface().(map[string]any))
+		}
 		return e.mapValue(v)
 	case reflect.Struct:
 		if v.Type() == bigIntType {
