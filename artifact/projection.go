@@ -123,19 +123,39 @@ func withDeclared(p map[string]any, declared []string) map[string]any {
 	return p
 }
 
-// byTerm is a copy of cs stable-sorted by canonical term (ties keep input
-// order, as the original's Python sort did).
-func byTerm(cs []ConceptCandidate) []ConceptCandidate {
-	out := append([]ConceptCandidate(nil), cs...)
-	sort.SliceStable(out, func(a, b int) bool { return out[a].CanonicalTerm < out[b].CanonicalTerm })
+// byTerm points at the concepts of cs stable-sorted by canonical term (ties
+// keep input order, as the original's Python sort did). Sorting pointers
+// moves 8 bytes a swap instead of a whole candidate.
+func byTerm(cs []ConceptCandidate) []*ConceptCandidate {
+	out := make([]*ConceptCandidate, len(cs))
+	for i := range cs {
+		out[i] = &cs[i]
+	}
+	slices.SortStableFunc(out, func(a, b *ConceptCandidate) int { return strings.Compare(a.CanonicalTerm, b.CanonicalTerm) })
 	return out
 }
 
-// byTriple is a copy of rs stable-sorted by (head, relation, tail).
-func byTriple(rs []RelationCandidate) []RelationCandidate {
-	out := append([]RelationCandidate(nil), rs...)
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Triple().Less(out[b].Triple()) })
+// byTriple points at the relations of rs stable-sorted by (head, relation,
+// tail).
+func byTriple(rs []RelationCandidate) []*RelationCandidate {
+	out := make([]*RelationCandidate, len(rs))
+	for i := range rs {
+		out[i] = &rs[i]
+	}
+	slices.SortStableFunc(out, func(a, b *RelationCandidate) int { return compareTriples(a, b) })
 	return out
+}
+
+// compareTriples orders relations by (head, relation, tail), as Triple.Less
+// does.
+func compareTriples(a, b *RelationCandidate) int {
+	if c := strings.Compare(a.Head, b.Head); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Relation, b.Relation); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Tail, b.Tail)
 }
 
 // DistinctSHAs returns the sorted distinct source digests of refs.
