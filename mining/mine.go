@@ -155,6 +155,13 @@ func (m *miner) collect(results <-chan outcome, cancel context.CancelFunc) ([]mi
 			m.opt.Progress(p)
 		}
 	}
+	if m.opt.Progress != nil && !p.Listed && firstErr == nil {
+		// The last item can finish before the lister has marked the
+		// listing done; the results are closed only after it has, so the
+		// final count is now the total.
+		p.Discovered, p.Listed = m.discovered.Load(), m.listed.Load()
+		m.opt.Progress(p)
+	}
 	return all, refusals, p.Bytes, firstErr
 }
 

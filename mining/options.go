@@ -39,7 +39,9 @@ type Options struct {
 	// source (teaching/queue over the store); a proposals source needs it.
 	Proposals ProposalReader
 	// Progress, when set, is called after every finished work item from a
-	// single goroutine (it need not be safe for concurrent use).
+	// single goroutine (it need not be safe for concurrent use), and once
+	// more at the end when the listing finished after the last item did:
+	// the last report always has Listed set.
 	Progress func(Progress)
 }
 
