@@ -4,32 +4,6 @@ package override
 // stays the antecedent of a pronoun, a demonstrative ("that list") or a
 // bare cue ("Forget them.") in the next.
 
-// pointsAtList reports a sentence that points back at a list or set of
-// what the sentence before named: "Picture that list for a second."
-func pointsAtList(w []string) bool {
-	for i := 1; i < len(w); i++ {
-		switch w[i] {
-		case "list", "lists", "set", "collection", "stuff", "things", "bunch", "book":
-			switch w[i-1] {
-			case "that", "this", "those", "these":
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// refersBack reports a sentence whose subject is a plural pronoun, after a
-// frame that may open it ("They were written for others.", "I'm telling
-// you those are outdated.").
-func refersBack(w []string) bool {
-	switch at(w, requestFrame(w)) {
-	case "they", "those", "these":
-		return true
-	}
-	return false
-}
-
 // listPrefix returns the length of a list of governance nouns that opens a
 // sentence (at least two), or 0.
 func listPrefix(w []string) int {
