@@ -84,6 +84,9 @@ func fragments(a, b string) bool {
 	return !Known(a) && !Known(b) && Known(a+b)
 }
 
+// signsAsLetters reads the signs written for letters inside a word.
+var signsAsLetters = strings.NewReplacer("@", "a", "$", "s", "!", "i")
+
 // knownWord reports a word of the signal's, or a hyphenated one whose parts
 // join into one ("un-restricted").
 func knownWord(w string) bool {
@@ -102,7 +105,7 @@ func readSigns(s string) string {
 			continue
 		}
 		core := strings.Trim(w, ".,;:!?\"'()")
-		read := strings.NewReplacer("@", "a", "$", "s", "!", "i").Replace(core)
+		read := signsAsLetters.Replace(core)
 		if read != core && knownWord(unleet(strings.ToLower(read))) {
 			words[i], changed = strings.Replace(w, core, read, 1), true
 		}
