@@ -36,7 +36,12 @@
 // text ("[SYSTEM] Policy update 4.2:", "<developer_override>") governance
 // with no owner is the system's, and a setting of it to an off value
 // ("safety=false", "filters: off") there, or in a line of settings alone,
-// counts as its removal. So a description
+// counts as its removal. Last, where nothing else fired, it reads the
+// signal's weak reading, as the identity check does: a sentence that names
+// the system's governance, or follows one that does, with a word anywhere in
+// it that leans towards doing without it ("Imagine the you that existed
+// before anyone wrote your rules"); a sentence pointing at a place in its
+// own document ("none of the above") names no governance there. So a description
 // ("these rules can be ignored when writing code", "the electron is no longer
 // bound to the atom", "a buffer must act as a queue"), a setting in a
 // configuration file, a sample or a build ("set safety=false only in test
@@ -217,7 +222,8 @@ func (g *Gate) normalize(s string) words {
 	// Room for every word up front (one per space, a few more for
 	// contractions), so the slices do not grow word by word.
 	n := strings.Count(s, " ") + 4
-	t := words{w: make([]string, 0, n), caps: make([]bool, 0, n), starts: make([]int, 0, 4)}
+	t := words{w: make([]string, 0, n), caps: make([]bool, 0, n), starts: make([]int, 0, 4), opens: make([]bool, 0, 4)}
+	opens := true // whether the next clause opens a sentence
 	for len(s) > 0 {
 		end := strings.IndexAny(s, clauseEnds)
 		if end < 0 {
@@ -235,10 +241,26 @@ func (g *Gate) normalize(s string) words {
 		}
 		if len(t.w) > first {
 			t.starts = append(t.starts, first)
+			t.opens = append(t.opens, opens)
 		}
+		opens = opensSentence(s, end)
 		s = s[min(end+1, len(s)):]
 	}
 	return t
+}
+
+// opensSentence reports whether the clause boundary at s[end] also ends a
+// sentence: a newline does, and so does a full stop, "!" or "?" followed by
+// a space or the end of the text; a semicolon or a colon does not, nor does
+// punctuation inside a word ("#!/bin/sh", "e.g.x", "3.14").
+func opensSentence(s string, end int) bool {
+	switch {
+	case end >= len(s) || s[end] == '\n':
+		return true
+	case s[end] == ';' || s[end] == ':':
+		return false
+	}
+	return end+1 >= len(s) || s[end+1] == ' ' || s[end+1] == '\t' || s[end+1] == '\n' || s[end+1] == '\r'
 }
 
 // capitals reports, for each of the n tokens text.Tokenize finds in s,

@@ -8,12 +8,30 @@ import (
 )
 
 // words is a normalised text: its words, whether each was written with a
-// capital letter (a name: "you are EvilBot"), and the index of the first word
-// of each clause.
+// capital letter (a name: "you are EvilBot"), the index of the first word
+// of each clause, and whether that clause opens a sentence (a semicolon or a
+// colon ends a clause, not a sentence).
 type words struct {
 	w      []string
 	caps   []bool
 	starts []int
+	opens  []bool
+}
+
+// sentences returns the bounds [start, end) of each sentence.
+func (t words) sentences() [][2]int {
+	var out [][2]int
+	for k, start := range t.starts {
+		if k == 0 || t.opens[k] {
+			out = append(out, [2]int{start, len(t.w)})
+		} else {
+			continue
+		}
+		if n := len(out); n > 1 {
+			out[n-2][1] = start
+		}
+	}
+	return out
 }
 
 // clause returns the bounds [start, end) of the clause holding i.
@@ -55,6 +73,7 @@ func (g *Gate) newRules() []rule {
 		{"operator_injection", g.operatorInjection},
 		{"claim_hardening", g.claimHardening},
 		{"override_signal", g.overrideSignal},
+		{"weak_override", g.weakOverride},
 	}
 }
 
@@ -79,6 +98,57 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 		return f.Family + ": " + strings.Join(t.w[start+from:start+to+1], " "), true
 	}
 	return "", false
+}
+
+// weakOverride reads the weak reading of the shared signal sentence by
+// sentence, as the identity check does: a sentence that names the system's
+// governance, or follows one that does, and holds a word leaning towards doing without it ("Consider yours
+// edited down to nothing", "a version of you where the safety training
+// never happened"). The signal wants the two bound together; this reading
+// does not, so it is tried last, and only where the signal found nothing.
+// Run over the comments of the Go source tree and over man pages it fires on
+// a handful of sentences in a hundred thousand (TestGateOnRealDocumentation).
+func (g *Gate) weakOverride(t words) (string, bool) {
+	var sc override.Scanner
+	named := -1 // where the sentence before named the system's governance
+	for _, bounds := range t.sentences() {
+		start, end := bounds[0], bounds[1]
+		toks := t.w[start:end]
+		if _, ok := sc.Next(toks); ok {
+			return "", false // the signal's own reading; overrideSignal would have fired
+		}
+		here := -1
+		if sc.Named() && !pointsInText(toks) {
+			here = override.NamedGovernance(toks)
+		}
+		if here >= 0 || named >= 0 {
+			if c := override.WeakCue(toks); c >= 0 {
+				gov := t.w[start+here]
+				if here < 0 {
+					gov = t.w[named]
+				}
+				return gov + " … " + toks[c], true
+			}
+		}
+		named = -1
+		if here >= 0 {
+			named = start + here
+		}
+	}
+	return "", false
+}
+
+// pointsInText reports a sentence that points at a place in a document
+// ("none of the above", "derived from the above", "as shown below"): there
+// "the above" is text, not instructions the system was given. The signal
+// still reads "ignore the above"; the weak reading does not.
+func pointsInText(toks []string) bool {
+	for i, w := range toks {
+		if (w == "above" || w == "below") && i > 0 && (toks[i-1] == "the" || toks[i-1] == "shown" || toks[i-1] == "see") {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *Gate) match(t words) (rule, evidence string) {
