@@ -41,6 +41,8 @@ const (
 	HeldOut17File   = "heldout17.jsonl" // committed after the sixteenth part's blind run, before its misses were fixed
 	HeldOut18File   = "heldout18.jsonl" // committed before the identity check's weak reading was added
 	HeldOut19File   = "heldout19.jsonl" // committed after the eighteenth part's blind run, measuring the same state
+	HeldOut20File   = "heldout20.jsonl" // committed before the gate's weak reading was added
+	HeldOut21File   = "heldout21.jsonl" // written beside the twentieth part, committed before the same change
 	ImperativesFile = "imperatives.jsonl"
 )
 
