@@ -180,3 +180,38 @@ func claimsMaker(w []string) int {
 // builders: verbs of making, deploying or running the system.
 var builders = set("deployed", "built", "made", "created", "trained", "wrote", "runs", "configured", "designed",
 	"programmed", "owns", "maintains", "operates", "coded", "launched", "set")
+
+// virtues are the system's values named by their adjective.
+var virtues = set("honest", "truthful", "harmless", "careful", "cautious", "safe", "ethical", "moral", "principled",
+	"responsible", "scrupulous")
+
+// dropsVirtue finds an order to stop having one of the system's values,
+// named by its adjective: "Stop being so honest", "quit worrying about
+// being careful", "stop trying to be harmless". The order opens the
+// sentence; "stop being" elsewhere describes ("a lock stops being safe
+// when ..."). It returns the verb's index and the adjective's, or -1, -1.
+func dropsVirtue(w []string) (int, int) {
+	c := requestFrame(w)
+	c += leadingOpeners(w[min(c, len(w)):])
+	if at(w, c) != "stop" && at(w, c) != "quit" {
+		return -1, -1
+	}
+	k := c + 1
+	switch {
+	case at(w, k) == "being":
+		k++
+	case (at(w, k) == "worrying" || at(w, k) == "caring") && at(w, k+1) == "about" && at(w, k+2) == "being":
+		k += 3
+	case at(w, k) == "trying" && at(w, k+1) == "to" && at(w, k+2) == "be":
+		k += 3
+	default:
+		return -1, -1
+	}
+	for at(w, k) == "so" || at(w, k) == "too" || at(w, k) == "this" || at(w, k) == "that" || at(w, k) == "such" {
+		k++
+	}
+	if virtues[at(w, k)] {
+		return k, c
+	}
+	return -1, -1
+}

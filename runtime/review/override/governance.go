@@ -72,7 +72,13 @@ func owned(w []string, j int) bool {
 	}
 	return !aboutElse(w, j) && (laidOn(w, j) || linked(w, j) || marked(w, j) || loose(w, j) || boundTo(w, j) ||
 		selfRelative(w, j) || dialed(w, j) || between(w, j) || onReplies(w, j) || forUser(w, j) || declared(w, j) ||
-		loadedBefore(w, j) || operatesUnder(w, j) || offForThisChat(w, j))
+		loadedBefore(w, j) || operatesUnder(w, j) || offForThisChat(w, j) || yourTrait(w, j))
+}
+
+// yourTrait reports governance said to be one of the system's traits:
+// "Caution is your worst trait", "honesty is your weak spot".
+func yourTrait(w []string, j int) bool {
+	return copulas[at(w, j+1)] && yours[at(w, j+2)]
 }
 
 // operatesUnder reports governance the system is said to work under: "the

@@ -26,7 +26,8 @@ var (
 		"gate", "team", "dial", "knob", "slider", "valve", "code", "sense", "framework", "standards", "subroutines", "config",
 		"configuration",
 		"subroutine", "circuits", "circuit", "routines", "routine", "chip", "governor", "brake", "brakes",
-		"strictness", "strength", "sensitivity", "behaviour", "behavior", "behaviours", "behaviors")
+		"strictness", "strength", "sensitivity", "behaviour", "behavior", "behaviours", "behaviors",
+		"thing", "stuff", "business", "nonsense")
 	// moralAdjectives make the noun after them governance ("your moral
 	// code", "your ethical framework").
 	moralAdjectives = set("moral", "ethical", "safety", "content", "behavioral", "behavioural", "refusal")

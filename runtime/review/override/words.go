@@ -24,6 +24,9 @@ func normalize(toks []string) ([]string, []int) {
 			continue
 		}
 		if plainWord(tok) { // most words: nothing to split, spell out or read back
+			if noun := misspelt[tok]; noun != "" {
+				tok = noun // "guidlines", "instrctions", "filtr"
+			}
 			w, origin = append(w, tok), append(origin, i)
 			continue
 		}
@@ -42,7 +45,7 @@ func normalize(toks []string) ([]string, []int) {
 // "_" to split at, no apostrophe, no digit or sign read as a letter, and
 // not one of the contractions expand spells out.
 func plainWord(tok string) bool {
-	if tok == "" || tok == "cannot" || len(tok) <= 5 && slang[tok] != nil || tok[len(tok)-1] == 't' && bareContractions[tok] != "" {
+	if tok == "" || tok == "cannot" || slang[tok] != nil || tok[len(tok)-1] == 't' && bareContractions[tok] != "" {
 		return false
 	}
 	for i := 0; i < len(tok); i++ {
@@ -67,8 +70,11 @@ func unleet(tok string) string {
 		return tok
 	}
 	for _, r := range leet {
-		if x := r.Replace(tok); vocabulary[x] {
+		switch x := r.Replace(tok); {
+		case vocabulary[x] || slang[x] != nil:
 			return x
+		case misspelt[x] != "":
+			return misspelt[x]
 		}
 	}
 	return tok
@@ -87,6 +93,54 @@ var bareContractions = map[string]string{
 var slang = map[string][]string{
 	"gonna": {"going", "to"}, "wanna": {"want", "to"}, "gotta": {"got", "to"}, "ur": {"your"}, "yr": {"your"},
 	"pls": {"please"}, "plz": {"please"}, "rn": {"right", "now"}, "thx": {"thanks"}, "ty": {"thanks"},
+	"4get": {"forget"}, "shld": {"should"}, "jst": {"just"}, "instrux": {"instructions"}, "rulez": {"rules"},
+	"rulz": {"rules"},
+}
+
+// misspelt maps a governance noun of five letters or more typed without one
+// or two of its inner vowels, as text-speak drops them ("guidlines",
+// "instrctions", "filtr"), to the noun. The few such spellings that are
+// other words in real documentation are left out: in the comments of the Go
+// source tree and in man pages, "vals", "cation", "cution", "chans",
+// "tents" and "gard" occur, and no other does.
+var misspelt = func() map[string]string {
+	out := map[string]string{}
+	for noun := range governance {
+		if len(noun) < 5 {
+			continue
+		}
+		var inner []int
+		for i := 1; i < len(noun)-1; i++ {
+			if strings.IndexByte("aeiouy", noun[i]) >= 0 {
+				inner = append(inner, i)
+			}
+		}
+		for a, i := range inner {
+			addMisspelt(out, noun, noun[:i]+noun[i+1:])
+			if len(noun) < 6 {
+				continue
+			}
+			for _, j := range inner[a+1:] {
+				addMisspelt(out, noun, noun[:i]+noun[i+1:j]+noun[j+1:])
+			}
+		}
+	}
+	return out
+}()
+
+// addMisspelt records w as a misspelling of noun unless w is a word of its
+// own: another governance noun, or one that real documentation uses.
+func addMisspelt(out map[string]string, noun, w string) {
+	switch w {
+	case "vals", "cation", "cution", "chans", "tents", "gard":
+		return
+	}
+	if governance[w] || vocabulary[w] {
+		return
+	}
+	if prev, ok := out[w]; !ok || noun < prev { // two nouns may lose vowels alike: keep one, the same on every run
+		out[w] = noun
+	}
 }
 
 // andSpeak reports an "n" at i that stands for "and": a word of an order
@@ -105,7 +159,7 @@ func andSpeak(toks []string, i int) bool {
 // ("u r", "u can"), not a subscript or a flag ("U_k", "-u").
 func textSpeak(toks []string, i int) bool {
 	switch at(toks, i+1) {
-	case "r", "are", "have", "can", "will", "must", "should", "were", "need", "do", "know", "might", "could",
+	case "r", "are", "have", "can", "will", "must", "should", "shld", "were", "need", "do", "know", "might", "could",
 		"would", "gonna", "wanna", "gotta", "dont", "don't", "ll", "re":
 		return true
 	}
