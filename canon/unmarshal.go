@@ -16,6 +16,17 @@ func Unmarshal(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
+	if m, ok := v.(*map[string]any); ok && m != nil {
+		// A plan step's payload, decoded once per turn: the decoded object's
+		// own map already holds each key's generic value, which is what
+		// Assign would copy into a new map one reflected entry at a time.
+		o, ok := g.(*Object)
+		if !ok {
+			return schemaErr("$", "expected an object")
+		}
+		*m = o.vals
+		return nil
+	}
 	return Assign(g, v)
 }
 
