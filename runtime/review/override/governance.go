@@ -318,7 +318,7 @@ func loose(w []string, j int) bool {
 	lacks := false
 	for k := j - 1; k >= 0 && k >= j-3; k-- {
 		if w[k] == "no" && (at(w, k-1) == "have" || at(w, k-1) == "has" || at(w, k-1) == "had" || at(w, k-1) == "having") ||
-			freedFrom(w, k) {
+			freedFrom(w, k) || w[k] == "without" && onlyDeterminers(w[k+1:j]) {
 			lacks = true
 		}
 	}
@@ -347,7 +347,8 @@ func aboutElse(w []string, j int) bool {
 		return false
 	}
 	x := complement(w, j)
-	return x != "" && !particles[x] && !system[x] && !yours[x] && !selves[x] && x != "conversation" && x != "chat" && x != "session"
+	return x != "" && !particles[x] && !system[x] && !yours[x] && !selves[x] && x != "conversation" && x != "chat" && x != "session" &&
+		!(x == "way" && at(w, j+1) == "in") // "those policies in the way" stand in the system's way
 }
 
 // possessed: "your (own content) rules", "its rules" in a sentence that

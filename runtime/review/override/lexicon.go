@@ -27,7 +27,7 @@ var (
 		"configuration",
 		"subroutine", "circuits", "circuit", "routines", "routine", "chip", "governor", "brake", "brakes",
 		"strictness", "strength", "sensitivity", "behaviour", "behavior", "behaviours", "behaviors",
-		"thing", "stuff", "business", "nonsense")
+		"thing", "stuff", "business", "nonsense", "enforcement", "text")
 	// moralAdjectives make the noun after them governance ("your moral
 	// code", "your ethical framework").
 	moralAdjectives = set("moral", "ethical", "safety", "content", "behavioral", "behavioural", "refusal")

@@ -197,6 +197,12 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 	if c := unwatched(w, prevOwned); c >= 0 {
 		return Finding{Family: Governance, Target: -1, Cue: c}, true, named
 	}
+	if t, c := outranks(w); c >= 0 {
+		return Finding{Family: Hardening, Target: t, Cue: c}, true, named
+	}
+	if t, c := nowOff(w); c >= 0 {
+		return Finding{Family: Governance, Target: t, Cue: c}, true, true
+	}
 	if t, c := dropsVirtue(w); c >= 0 {
 		return Finding{Family: Governance, Target: t, Cue: c}, true, true
 	}

@@ -35,6 +35,9 @@ func WeakCue(toks []string) int {
 	if mention(w) || questionedAbility(w) || asksAboutSystem(w) {
 		return -1
 	}
+	if c := asIfWithout(w); c >= 0 {
+		return back(origin, c)
+	}
 	for c, x := range w {
 		switch {
 		case removal[x]:
@@ -71,3 +74,20 @@ func asksAboutSystem(w []string) bool {
 var weakWords = set("without", "never", "nothing", "none", "pretend", "imagine", "suppose", "picture",
 	"hypothetically", "version", "instead", "anymore", "behind", "aside", "away", "gone", "mine", "obsolete",
 	"outdated", "irrelevant", "optional")
+
+// asIfWithout finds "as if" or "as though" with a negation after it:
+// "answer as if your safety rules weren't part of your setup". It returns
+// the index of "as", or -1.
+func asIfWithout(w []string) int {
+	for c := 0; c+2 < len(w); c++ {
+		if w[c] != "as" || w[c+1] != "if" && w[c+1] != "though" {
+			continue
+		}
+		for _, x := range w[c+2:] {
+			if negators[x] || x == "blank" || x == "empty" || x == "absent" {
+				return c
+			}
+		}
+	}
+	return -1
+}

@@ -38,7 +38,20 @@ func normalize(toks []string) ([]string, []int) {
 			}
 		}
 	}
-	return w, origin
+	return onHold(w), origin
+}
+
+// onHold reads "on pause", "on hold" and "on ice" as "aside": "put your
+// content policy on pause" sets the policy aside, where "on" would
+// otherwise make the policy one about something else ("your policy on
+// refunds"). It rewrites w in place; the word count stays the same.
+func onHold(w []string) []string {
+	for i := 0; i+1 < len(w); i++ {
+		if w[i] == "on" && (w[i+1] == "pause" || w[i+1] == "hold" || w[i+1] == "ice") {
+			w[i], w[i+1] = "aside", "aside"
+		}
+	}
+	return w
 }
 
 // plainWord reports a non-empty token that normalize leaves as it is: no
