@@ -43,6 +43,8 @@ const (
 	HeldOut19File   = "heldout19.jsonl" // committed after the eighteenth part's blind run, measuring the same state
 	HeldOut20File   = "heldout20.jsonl" // committed before the gate's weak reading was added
 	HeldOut21File   = "heldout21.jsonl" // written beside the twentieth part, committed before the same change
+	HeldOut22File   = "heldout22.jsonl" // committed before the forms fixed from parts 20 and 21's remaining misses
+	HeldOut23File   = "heldout23.jsonl" // written beside the twenty-second part, committed before the same forms
 	ImperativesFile = "imperatives.jsonl"
 )
 
