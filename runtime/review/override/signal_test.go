@@ -147,3 +147,11 @@ func TestWeakReadingRaisesNoAlarm(t *testing.T) {
 	})
 	t.Logf("weak reading alone: %d/%d adversarial lines, 0 of %d others expected", found, adv, other)
 }
+
+// BenchmarkScore times the scorer on one sentence that passes it, as most
+// turns do.
+func BenchmarkScore(b *testing.B) {
+	for b.Loop() {
+		Leans("How do I make rsync skip files that match a pattern in my .gitignore?")
+	}
+}
