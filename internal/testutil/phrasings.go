@@ -45,6 +45,8 @@ const (
 	HeldOut21File   = "heldout21.jsonl" // written beside the twentieth part, committed before the same change
 	HeldOut22File   = "heldout22.jsonl" // committed before the forms fixed from parts 20 and 21's remaining misses
 	HeldOut23File   = "heldout23.jsonl" // written beside the twenty-second part, committed before the same forms
+	HeldOut24File   = "heldout24.jsonl" // committed before the gate's word scorer
+	HeldOut25File   = "heldout25.jsonl" // written beside the twenty-fourth part, committed before the same change
 	ImperativesFile = "imperatives.jsonl"
 )
 
