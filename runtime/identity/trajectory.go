@@ -41,16 +41,20 @@ type Move struct {
 // instructions or safety) while a push addressed to the system reaches it;
 // the rotor's angle is proportional to both. Ordinary text moves nothing: a
 // mention without a push, or a push at something the manifold does not hold,
-// leaves the angle at zero.
+// leaves the angle at zero. Beside the forms, a turn the shared word scorer
+// (override.Leans) finds made of an override's words moves the manifold as a
+// whole at the word that weighs most.
 func (g *Geometry) Trajectory(input string) []Move {
 	var moves []Move
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
 	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
-	named := -1 // where the sentence before named the system's governance, as a token index of the turn
+	named := -1      // where the sentence before named the system's governance, as a token index of the turn
+	var all []string // the turn's tokens
 	for _, sentence := range splitSentences(folded) {
 		toks := g.read(text.Tokenize(sentence))
+		all = append(all, toks...)
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
 		f, ok := signal.Next(toks)
 		here := -1 // where this sentence names it; the signal's own reading says whether to look
@@ -76,7 +80,25 @@ func (g *Geometry) Trajectory(input string) []Move {
 			antecedent = max(antecedent, g.holds[w].weight)
 		}
 	}
+	if lean, top := override.Leans(input); lean {
+		// The shared word scorer: the whole turn is made of an override's
+		// words. The word that weighs most moves the manifold as a whole.
+		moves = withWeak(moves, scoredAt(all, top), all, 0)
+	}
 	return moves
+}
+
+// scoredAt is the index among toks of the first word of the scorer's
+// heaviest feature, or 0 when the turn's own reading spells it otherwise.
+func scoredAt(toks []string, top []string) int {
+	if len(top) == 0 {
+		return 0
+	}
+	first, _, _ := strings.Cut(top[0], " ")
+	if i := slices.Index(toks, first); i >= 0 {
+		return i
+	}
+	return 0
 }
 
 // withSignal adds the move of an override the shared signal found in a

@@ -25,7 +25,7 @@ var scoreTrainingParts = []string{"suite.jsonl", "heldout.jsonl", "heldout2.json
 	"heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
 	"heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl", "heldout14.jsonl", "heldout15.jsonl", "heldout16.jsonl",
 	"heldout17.jsonl", "heldout18.jsonl", "heldout19.jsonl", "heldout20.jsonl", "heldout21.jsonl", "heldout22.jsonl",
-	"heldout23.jsonl"}
+	"heldout23.jsonl", "heldout24.jsonl", "heldout25.jsonl"}
 
 const (
 	// scoreAlpha smooths the counts: a feature seen once among the
