@@ -203,7 +203,7 @@ func TestIdentityHeldOutRates(t *testing.T) {
 		minRate  float64
 		maxOrdPc float64
 	}{{testutil.HeldOutFile, 95, 1}, {testutil.HeldOut2File, 95, 1}, {testutil.HeldOut3File, 95, 1}, {testutil.HeldOut4File, 95, 1},
-		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}, {testutil.HeldOut14File, 95, 1}, {testutil.HeldOut15File, 95, 1}, {testutil.HeldOut16File, 95, 1}, {testutil.HeldOut17File, 92, 1}, {testutil.HeldOut18File, 95, 1}, {testutil.HeldOut19File, 95, 1}, {testutil.HeldOut20File, 95, 1}, {testutil.HeldOut21File, 95, 1}, {testutil.HeldOut22File, 95, 1}, {testutil.HeldOut23File, 95, 1}, {testutil.HeldOut24File, 95, 1}, {testutil.HeldOut25File, 95, 1}} {
+		{testutil.HeldOut5File, 95, 1}, {testutil.HeldOut6File, 95, 1}, {testutil.HeldOut7File, 95, 1}, {testutil.HeldOut8File, 95, 1}, {testutil.HeldOut9File, 95, 1}, {testutil.HeldOut10File, 95, 1}, {testutil.HeldOut11File, 95, 1}, {testutil.HeldOut12File, 95, 1}, {testutil.HeldOut13File, 95, 1}, {testutil.HeldOut14File, 95, 1}, {testutil.HeldOut15File, 95, 1}, {testutil.HeldOut16File, 95, 1}, {testutil.HeldOut17File, 92, 1}, {testutil.HeldOut18File, 95, 1}, {testutil.HeldOut19File, 95, 1}, {testutil.HeldOut20File, 95, 1}, {testutil.HeldOut21File, 95, 1}, {testutil.HeldOut22File, 95, 1}, {testutil.HeldOut23File, 95, 1}, {testutil.HeldOut24File, 95, 1}, {testutil.HeldOut25File, 95, 1}, {testutil.HeldOut26File, 95, 1}, {testutil.HeldOut27File, 95, 1}} {
 		t.Run(tc.file, func(t *testing.T) { identityHeldOut(t, tc.file, tc.minRate, tc.maxOrdPc) })
 	}
 }

@@ -47,6 +47,8 @@ const (
 	HeldOut23File   = "heldout23.jsonl" // written beside the twenty-second part, committed before the same forms
 	HeldOut24File   = "heldout24.jsonl" // committed before the gate's word scorer
 	HeldOut25File   = "heldout25.jsonl" // written beside the twenty-fourth part, committed before the same change
+	HeldOut26File   = "heldout26.jsonl" // committed before the identity check took the scorer and the table learned parts 24 and 25
+	HeldOut27File   = "heldout27.jsonl" // written beside the twenty-sixth part, committed before the same change
 	ImperativesFile = "imperatives.jsonl"
 )
 

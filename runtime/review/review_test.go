@@ -384,7 +384,7 @@ func TestHeldOut(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		maxMissed int
-	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}, {testutil.HeldOut9File, 0}, {testutil.HeldOut10File, 0}, {testutil.HeldOut11File, 0}, {testutil.HeldOut12File, 0}, {testutil.HeldOut13File, 0}, {testutil.HeldOut14File, 0}, {testutil.HeldOut15File, 0}, {testutil.HeldOut16File, 0}, {testutil.HeldOut17File, 0}, {testutil.HeldOut18File, 0}, {testutil.HeldOut19File, 0}, {testutil.HeldOut20File, 0}, {testutil.HeldOut21File, 0}, {testutil.HeldOut22File, 0}, {testutil.HeldOut23File, 0}, {testutil.HeldOut24File, 0}, {testutil.HeldOut25File, 0}} {
+	}{{testutil.HeldOutFile, 0}, {testutil.HeldOut2File, 0}, {testutil.HeldOut3File, 0}, {testutil.HeldOut4File, 0}, {testutil.HeldOut5File, 0}, {testutil.HeldOut6File, 0}, {testutil.HeldOut7File, 0}, {testutil.HeldOut8File, 0}, {testutil.HeldOut9File, 0}, {testutil.HeldOut10File, 0}, {testutil.HeldOut11File, 0}, {testutil.HeldOut12File, 0}, {testutil.HeldOut13File, 0}, {testutil.HeldOut14File, 0}, {testutil.HeldOut15File, 0}, {testutil.HeldOut16File, 0}, {testutil.HeldOut17File, 0}, {testutil.HeldOut18File, 0}, {testutil.HeldOut19File, 0}, {testutil.HeldOut20File, 0}, {testutil.HeldOut21File, 0}, {testutil.HeldOut22File, 0}, {testutil.HeldOut23File, 0}, {testutil.HeldOut24File, 0}, {testutil.HeldOut25File, 0}, {testutil.HeldOut26File, 0}, {testutil.HeldOut27File, 0}} {
 		t.Run(tc.file, func(t *testing.T) { heldOut(t, tc.file, tc.maxMissed) })
 	}
 }

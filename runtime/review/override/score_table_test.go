@@ -18,9 +18,9 @@ import (
 )
 
 // scoreTrainingParts are the phrasing files the score table learns from:
-// the suite and every held-out part already run blind. A part written
-// later is left out until its own blind run is over, so that run measures
-// a table that never read it.
+// the suite and held-out parts 1-25, each run blind before it was added.
+// Parts 26 and 27 measure the final state and are never added; a part
+// written later stays out at least until its own blind run is over.
 var scoreTrainingParts = []string{"suite.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl", "heldout4.jsonl",
 	"heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
 	"heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl", "heldout14.jsonl", "heldout15.jsonl", "heldout16.jsonl",
