@@ -2,11 +2,8 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"formation/internal/testutil"
@@ -68,28 +65,9 @@ func opticsQuestions(t *testing.T) []testutil.Phrasing {
 	}
 	var out []testutil.Phrasing
 	for _, split := range []string{"public", "dev", "holdout"} {
-		for i, q := range questionLines(t, filepath.Join(root, "courses", "optics", "questions", split+".jsonl")) {
+		for i, q := range testutil.JSONLStrings(t, filepath.Join(root, "courses", "optics", "questions", split+".jsonl"), "question") {
 			out = append(out, testutil.Phrasing{ID: split + "-" + itoa(i), Label: "ordinary", Text: q})
 		}
-	}
-	return out
-}
-
-func questionLines(t *testing.T, path string) []string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		var q struct {
-			Question string `json:"question"`
-		}
-		if err := json.Unmarshal([]byte(line), &q); err != nil || q.Question == "" {
-			t.Fatalf("%s: not a question: %s", path, line)
-		}
-		out = append(out, q.Question)
 	}
 	return out
 }

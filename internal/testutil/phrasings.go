@@ -87,3 +87,38 @@ func WithLabel(ps []Phrasing, label string) []Phrasing {
 	}
 	return out
 }
+
+// JSONLStrings returns, from each JSON line of the file at path, the first
+// of fields that holds a non-empty string; a line with none of them fails
+// the test.
+func JSONLStrings(t testing.TB, path string, fields ...string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%s:%d: %v", path, n, err)
+		}
+		s := ""
+		for _, k := range fields {
+			if s, _ = m[k].(string); s != "" {
+				break
+			}
+		}
+		if s == "" {
+			t.Fatalf("%s:%d: none of %v holds a string", path, n, fields)
+		}
+		out = append(out, s)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

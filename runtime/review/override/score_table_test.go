@@ -1,10 +1,8 @@
 package override
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -196,7 +194,7 @@ func scoreTrainingTexts(t *testing.T) (pos, neg []string) {
 			t.Fatalf("no %s", glob)
 		}
 		for _, f := range files {
-			neg = append(neg, jsonField(t, f, "text", "question")...)
+			neg = append(neg, testutil.JSONLStrings(t, f, "text", "question")...)
 		}
 	}
 	sources, _ := filepath.Glob(filepath.Join(root, "courses/optics/sources/*.md"))
@@ -216,30 +214,3 @@ func scoreTrainingTexts(t *testing.T) (pos, neg []string) {
 }
 
 var sentenceEnd = regexp.MustCompile(`[.!?]\s+|\n\s*\n`)
-
-// jsonField returns, from each JSON line of path, the first of fields that
-// holds a non-empty string.
-func jsonField(t *testing.T, path string, fields ...string) []string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for _, k := range fields {
-			if s, ok := m[k].(string); ok && s != "" {
-				out = append(out, s)
-				break
-			}
-		}
-	}
-	return out
-}
