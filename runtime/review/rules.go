@@ -23,14 +23,13 @@ type words struct {
 func (t words) sentences() [][2]int {
 	var out [][2]int
 	for k, start := range t.starts {
-		if k == 0 || t.opens[k] {
-			out = append(out, [2]int{start, len(t.w)})
-		} else {
-			continue
+		if k > 0 && !t.opens[k] {
+			continue // a clause inside the sentence before
 		}
-		if n := len(out); n > 1 {
-			out[n-2][1] = start
+		if n := len(out); n > 0 {
+			out[n-1][1] = start
 		}
+		out = append(out, [2]int{start, len(t.w)})
 	}
 	return out
 }

@@ -48,15 +48,6 @@ var loadedTable = sync.OnceValue(func() *ScoreTable {
 	return t
 })
 
-// Score returns the text's log-odds of being an override attempt, in
-// thousandths of a nat, and up to three of the features that weigh most for
-// it.
-func Score(s string) (int64, []string) {
-	t := loadedTable()
-	w := scoreWords(s)
-	return t.sum(w), t.top(w)
-}
-
 // Leans reports a text whose score passes the table's threshold, with the
 // features that weigh most for it.
 func Leans(s string) (bool, []string) {
@@ -183,10 +174,10 @@ func repeatedPair(w []string, i int, seen map[string]bool, pair []byte) bool {
 	return false
 }
 
-// ScoreFeatures returns the distinct features of s in byte order: its
+// scoreFeatures returns the distinct features of s in byte order: its
 // words as the signal reads them and every pair of adjacent words, joined
 // by a space.
-func ScoreFeatures(s string) []string {
+func scoreFeatures(s string) []string {
 	var out []string
 	each(scoreWords(s), func(word string, pair []byte) {
 		if pair != nil {

@@ -130,7 +130,7 @@ func buildScoreTable(pos, neg []string) []byte {
 	count := func(texts []string) map[string]int {
 		c := map[string]int{}
 		for _, s := range texts {
-			for _, f := range ScoreFeatures(s) {
+			for _, f := range scoreFeatures(s) {
 				c[f]++
 			}
 		}
