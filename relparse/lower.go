@@ -38,7 +38,7 @@ func Lower(s string) string {
 		case r == 'Σ':
 			b.WriteRune(sigma(s, i, w))
 		default:
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteRune(lowerRune(r))
 		}
 		i += w
 	}
@@ -100,4 +100,19 @@ func isCaseIgnorable(r rune) bool {
 		return true
 	}
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+}
+
+// lowerRune is unicode.ToLower, answered by arithmetic for the basic Greek
+// and Cyrillic letters, whose capitals sit at a fixed distance from their
+// small letters (TestLowerRune checks it against unicode.ToLower).
+func lowerRune(r rune) rune {
+	switch {
+	case 0x3B1 <= r && r <= 0x3C9, 0x430 <= r && r <= 0x45F: // small letters
+		return r
+	case 0x391 <= r && r <= 0x3A9 && r != 0x3A2, 0x410 <= r && r <= 0x42F:
+		return r + 0x20
+	case 0x400 <= r && r <= 0x40F:
+		return r + 0x50
+	}
+	return unicode.ToLower(r)
 }

@@ -24,7 +24,17 @@ func IsWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return isASCIIWord(byte(r))
 	}
+	if basicGreekOrCyrillicLetter(r) {
+		return true // answered without searching the Unicode tables
+	}
 	return unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// basicGreekOrCyrillicLetter reports the letters of the Greek and Cyrillic
+// alphabets proper (Α–ώ, Ѐ–џ), all of them letters in Unicode
+// (TestBasicGreekOrCyrillicLetter checks it against the tables).
+func basicGreekOrCyrillicLetter(r rune) bool {
+	return (0x38E <= r && r <= 0x3CE && r != 0x3A2) || (0x400 <= r && r <= 0x45F)
 }
 
 func isASCIIWord(c byte) bool {
@@ -32,7 +42,19 @@ func isASCIIWord(c byte) bool {
 }
 
 // TrimSpace removes leading and trailing IsSpace runes (Python's str.strip()).
-func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
+func TrimSpace(s string) string {
+	// Most strings neither start nor end with white space: answer them
+	// without decoding a rune.
+	if len(s) > 0 && asciiNonSpace(s[0]) && asciiNonSpace(s[len(s)-1]) {
+		return s
+	}
+	return strings.TrimFunc(s, IsSpace)
+}
+
+// asciiNonSpace reports an ASCII byte that IsSpace does not accept.
+func asciiNonSpace(c byte) bool {
+	return c < utf8.RuneSelf && !IsSpace(rune(c))
+}
 
 // CollapseSpace replaces every run of IsSpace runes with a single ' ', as
 // Python's re.sub(r"\s+", " ", s) does. It does not trim. Bytes that are not

@@ -181,7 +181,7 @@ func inCompoundWord(low string, start, end int) bool {
 func wordEnd(s string, i int) int {
 	for i < len(s) {
 		if c := s[i]; c < utf8.RuneSelf {
-			if !isASCIIWord(c) {
+			if !hasClass(c, classWord) {
 				return i
 			}
 			i++

@@ -1,9 +1,11 @@
 package smelting
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"formation/relparse"
 )
@@ -47,7 +49,12 @@ type readerV3 struct {
 	extras  []extraRelation
 	toks    []token
 	clauses []string
+	arena   []byte // lower-cased sentences, see lower
 }
+
+// arenaChunk is the size of the blocks lower-cased sentences are written
+// into.
+const arenaChunk = 64 << 10
 
 // extraRelation is a declared relation: its id, the words it is written
 // with in prose, and the plural form of its first word when it is a verb
@@ -130,7 +137,7 @@ func (r *readerV3) sentence(flat string, out *sentenceHits, list *listState) str
 	if looksLikeCode(s) {
 		return ReasonCode
 	}
-	low := lower(s)
+	low := r.lower(s)
 	if n := counterMarkerLen(low); n > 0 {
 		if strings.HasPrefix(low, "not ") {
 			return ReasonNotDenial
@@ -152,6 +159,13 @@ func (r *readerV3) sentence(flat string, out *sentenceHits, list *listState) str
 // hint records an ordering hint ("Before A, B", "A requires B", "A depends
 // on B") as PatternV2 does, from a sentence without a negation.
 func (r *readerV3) hint(s, low string, out *sentenceHits) {
+	// Each pattern needs "before" at the start, "requires" or "depends on".
+	// The first four letters of each have no other case variant than their
+	// ASCII capital, so a sentence whose lower-case form holds none of them
+	// cannot match: most sentences stop here.
+	if !strings.HasPrefix(low, "befo") && !containsAround(low, "requ", 2) && !containsAround(low, "depe", 2) {
+		return
+	}
 	ends := findTermEnds(s, 0)
 	after, before, ok := matchOrdering(s, &ends)
 	if !ok || readWords(low).neg.count > 0 {
@@ -161,6 +175,22 @@ func (r *readerV3) hint(s, low string, out *sentenceHits) {
 	b, okB := normalTerm(before)
 	if okA && okB && a != b {
 		out.emit(kindHint, b, a, "")
+	}
+}
+
+// containsAround reports whether s contains needle, looking for its byte
+// at k first: strings.Contains stops at every occurrence of the first
+// byte, and a rarer one ("q" of "requ") leaves fewer stops.
+func containsAround(s, needle string, k int) bool {
+	for from := 0; ; {
+		j := strings.IndexByte(s[from:], needle[k])
+		if j < 0 {
+			return false
+		}
+		if at := from + j - k; at >= 0 && strings.HasPrefix(s[at:], needle) {
+			return true
+		}
+		from += j + 1
 	}
 }
 
@@ -222,12 +252,11 @@ func splitClauses(s, low string, out []string) []string {
 	from := 0
 	sameBytes := len(s) == len(low)
 	for i := 0; i+1 < len(low); i++ {
-		for i < len(low) && low[i] != ';' && low[i] != ':' {
-			i++
-		}
-		if i >= len(low) {
+		j := indexSeparator(low[i:])
+		if j < 0 {
 			break
 		}
+		i += j
 		if i+1 >= len(low) || low[i+1] != ' ' {
 			continue
 		}
@@ -245,6 +274,15 @@ func splitClauses(s, low string, out []string) []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// indexSeparator returns the offset of the first ';' or ':' in s, or -1.
+func indexSeparator(s string) int {
+	semi, colon := strings.IndexByte(s, ';'), strings.IndexByte(s, ':')
+	if semi < 0 || (colon >= 0 && colon < semi) {
+		return colon
+	}
+	return semi
 }
 
 // copulaBefore reports whether the word before low[colon] is "is", "are",
@@ -277,40 +315,85 @@ func looksLikeCode(s string) bool {
 	}
 	for i := 0; i+1 < len(s); i++ {
 		a := s[i]
-		if codeByte(a) == 0 {
+		if !hasClass(a, classOperator) {
 			continue
 		}
-		switch a {
-		case ':', '=', '!', '&', '|', '-', '<', '/', '*', '{', ' ':
-			b := s[i+1]
-			switch {
-			case (a == ':' || a == '=' || a == '!') && b == '=', a == '&' && b == '&', a == '|' && b == '|',
-				(a == '-' || a == '=') && b == '>', a == '<' && b == '-', a == '/' && b == '*', a == '*' && b == '/':
-				return true
-			case a == '/' && b == '/' && (i == 0 || s[i-1] != ':'):
-				return true
-			case a == '{' && (b == ' ' || b == '}'), a == ' ' && b == '}':
-				return true
-			case a == ' ' && b == '=' && i+2 < len(s) && s[i+2] == ' ':
-				return true // an assignment
-			}
-		case '(':
-			if s[i+1] == '"' {
-				return true // a call with a string literal
-			}
+		b := s[i+1]
+		switch {
+		case (a == ':' || a == '=' || a == '!') && b == '=', a == '&' && b == '&', a == '|' && b == '|',
+			(a == '-' || a == '=') && b == '>', a == '<' && b == '-', a == '/' && b == '*', a == '*' && b == '/':
+			return true
+		case a == '/' && b == '/' && (i == 0 || s[i-1] != ':'):
+			return true
+		case a == '{' && (b == ' ' || b == '}'), a == '}' && i > 0 && s[i-1] == ' ':
+			return true
+		case a == '=' && i > 0 && s[i-1] == ' ' && b == ' ':
+			return true // an assignment
+		case a == '(' && b == '"':
+			return true // a call with a string literal
 		}
 	}
-	return s[len(s)-1] == '{'
+	n := len(s)
+	return s[n-1] == '{' || (n > 1 && s[n-1] == '}' && s[n-2] == ' ')
 }
 
-// codeByte is non-zero for the bytes looksLikeCode looks at closer: the
-// first characters of the operators it knows, a space and '('.
-func codeByte(c byte) byte {
-	switch c {
-	case ':', '=', '!', '&', '|', '-', '<', '/', '*', '{', ' ', '(':
-		return c
+// lower is lower(s), with the lower-cased copies of ASCII sentences
+// written one after another into shared blocks rather than allocated one
+// by one. A string it returned stays valid: bytes of a block are written
+// once, and a full block is replaced, never reused.
+func (r *readerV3) lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return relparse.Lower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			return r.lowerFrom(s, i)
+		}
 	}
-	return 0
+	return s
+}
+
+// lowerFrom is lower for an s whose first capital is at i.
+func (r *readerV3) lowerFrom(s string, i int) string {
+	if cap(r.arena)-len(r.arena) < len(s) {
+		r.arena = make([]byte, 0, max(arenaChunk, len(s)))
+	}
+	start := len(r.arena)
+	r.arena = append(r.arena, s...)
+	b := r.arena[start:]
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&highBits != 0 {
+			break // a byte that is not ASCII: the loop below finds it
+		}
+		binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c >= utf8.RuneSelf {
+			return relparse.Lower(s) // the bytes written stay unused
+		}
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// highBits has the high bit of each byte of a word set.
+const highBits = 0x8080808080808080
+
+// lowerWord lower-cases the eight ASCII bytes of w at once: for each byte,
+// adding 0x80-'A' sets its high bit when it is 'A' or above, adding
+// 0x80-'Z'-1 when it is above 'Z' (no carry crosses bytes: each is below
+// 0x80), and the capitals get 0x20 added.
+func lowerWord(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	atLeastA := w + ones*(0x80-'A')
+	aboveZ := w + ones*(0x80-'Z'-1)
+	capitals := (atLeastA &^ aboveZ) & highBits
+	return w | capitals>>2
 }
 
 // tokenize splits a single-spaced clause into words.
@@ -322,9 +405,8 @@ func (r *readerV3) tokenize(c string) []token {
 			j = len(c) - i
 		}
 		if j > 0 {
-			b := bare(c[i : i+j])
-			bs := i + strings.Index(c[i:i+j], b)
-			toks = append(toks, token{i, i + j, bs, bs + len(b)})
+			bs, be := bareRange(c[i : i+j])
+			toks = append(toks, token{i, i + j, i + bs, i + be})
 		}
 		i += j + 1
 	}
@@ -334,25 +416,35 @@ func (r *readerV3) tokenize(c string) []token {
 
 // bare returns a word without the punctuation around it.
 func bare(w string) string {
-	for len(w) > 0 {
-		if n := closingPunct(w); n > 0 {
-			w = w[:len(w)-n]
-			continue
-		}
-		break
+	start, end := bareRange(w)
+	return w[start:end]
+}
+
+// bareRange returns the byte range of w without the punctuation around it.
+func bareRange(w string) (start, end int) {
+	end = len(w)
+	if end > 0 && plainWordEnd(w[0]) && plainWordEnd(w[end-1]) {
+		return 0, end // most words have no punctuation around them
 	}
-	for len(w) > 0 {
+	for end > 0 {
+		n := closingPunct(w[:end])
+		if n == 0 {
+			break
+		}
+		end -= n
+	}
+	for start < end {
 		switch {
-		case w[0] == '(' || w[0] == '[' || w[0] == '"' || w[0] == '\'':
-			w = w[1:]
+		case w[start] == '(' || w[start] == '[' || w[start] == '"' || w[start] == '\'':
+			start++
 			continue
-		case strings.HasPrefix(w, "“") || strings.HasPrefix(w, "‘"):
-			w = w[3:]
+		case strings.HasPrefix(w[start:end], "“") || strings.HasPrefix(w[start:end], "‘"):
+			start += 3
 			continue
 		}
 		break
 	}
-	return w
+	return start, end
 }
 
 // closingPunct returns the byte length of the punctuation mark that ends
@@ -535,6 +627,9 @@ func (cr *clauseReader) verb(k int, dst []candidate) (int, []candidate) {
 // head toks[k:i].
 func (cr *clauseReader) verbAt(i, k int, dst []candidate) []candidate {
 	w := cr.word(i)
+	if !cr.r.maybeVerb(w) {
+		return dst // most words: nothing below can read them as a verb
+	}
 	prev := cr.word(i - 1)
 	plural := pluralWord(prev)
 	if (w == "does" || w == "do") && cr.word(i+1) == "not" {
@@ -579,6 +674,28 @@ func (cr *clauseReader) verbAt(i, k int, dst []candidate) []candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// maybeVerb reports whether w is a word verbAt may read as a verb, or as
+// the start of one: an auxiliary it knows, a relation of the vocabulary, a
+// verb vocabVerb knows, or the first word of a declared relation.
+func (r *readerV3) maybeVerb(w string) bool {
+	switch w {
+	case "does", "do", "doesn't", "doesn’t", "don't", "don’t",
+		"is", "are", "isn't", "aren't", "isn’t", "aren’t",
+		"has", "have", "hasn't", "haven't", "hasn’t", "haven’t",
+		"belongs", "belong", "contrasts", "contrast", "precede", "produce", "reveal":
+		return true
+	}
+	if relparse.IsRelation(w) {
+		return true
+	}
+	for _, e := range r.extras {
+		if w == e.words[0] || (e.plural != "" && w == e.plural) {
+			return true
+		}
+	}
+	return false
 }
 
 // pluralWord reports whether the word before a verb can be a plural noun,
@@ -969,11 +1086,8 @@ func (cr *clauseReader) listHead(k, v int) bool {
 // codeWord reports program syntax or a path in a head: brackets, operators,
 // quotes, slashes, or a word opening with '-' (a command-line flag).
 func codeWord(s string) bool {
-	if strings.ContainsAny(s, "()[]{}<>=;*&|$#\\\"`/%@~^+") {
-		return true
-	}
 	for i := 0; i < len(s); i++ {
-		if s[i] == '-' && (i == 0 || s[i-1] == ' ') {
+		if hasClass(s[i], classCode) || (s[i] == '-' && (i == 0 || s[i-1] == ' ')) {
 			return true
 		}
 	}
@@ -1416,12 +1530,28 @@ func relationWordIn(s string, p int, orEqual bool) bool {
 			i += runeLen(s, i)
 			continue
 		}
+		if !mayBeRelation(s[i:end]) {
+			i = end
+			continue
+		}
 		if q := relparse.Priority(s[i:end]); q >= 0 && (q < p || (orEqual && q == p)) {
 			return true
 		}
 		i = end
 	}
 	return false
+}
+
+// mayBeRelation is false for most words that are no relation of the
+// vocabulary, at the cost of two comparisons: every relation has 2 to 14
+// bytes and starts with one of "bcfghimpr".
+func mayBeRelation(w string) bool {
+	const firsts = 1<<('b'-'a') | 1<<('c'-'a') | 1<<('f'-'a') | 1<<('g'-'a') | 1<<('h'-'a') |
+		1<<('i'-'a') | 1<<('m'-'a') | 1<<('p'-'a') | 1<<('r'-'a')
+	if len(w) < 2 || len(w) > 14 || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	return firsts>>(w[0]-'a')&1 != 0
 }
 
 // startsWithMarker reports a head the relation parser would cut: one that

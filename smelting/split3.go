@@ -33,6 +33,9 @@ func forEachSentenceV3(text string, fn func(start, end int, spaced bool)) {
 	start, spaced, depth := i, false, 0
 	indent := indentAt(text, lineStart(text, i), i)
 	for i < len(text) {
+		if i = skipPlain(text, i, start); i == len(text) {
+			break
+		}
 		c := text[i]
 		if c < utf8.RuneSelf && !isASCIISpace(c) {
 			switch c {
@@ -73,6 +76,26 @@ func forEachSentenceV3(text string, fn func(start, end int, spaced bool)) {
 	if end := trimRightSpace(text, len(text)); end > start {
 		fn(start, end, spaced)
 	}
+}
+
+// skipPlain returns the offset of the first byte at or after i that may
+// matter to forEachSentenceV3: white space, a bracket or a non-ASCII byte,
+// passing by the single spaces between two words, which end nothing (a
+// letter or digit before the space cannot end a sentence, and no new line
+// starts). Most bytes of prose are passed here, in a loop kept small.
+func skipPlain(text string, i, start int) int {
+	for i < len(text) {
+		c := text[i]
+		switch {
+		case hasClass(c, classPlain):
+			i++
+		case c == ' ' && i > start && i+1 < len(text) && plainWordEnd(text[i-1]) && hasClass(text[i+1], classPlain):
+			i += 2
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // lineStart returns the offset of the start of the line holding text[i].
@@ -151,6 +174,9 @@ func listMarker(text string, i int) (int, int) {
 // this sentence opened, and a final period does not end an abbreviation or
 // an initial.
 func terminatedAt(text string, start, ws, next, depth int) bool {
+	if ws > start && plainWordEnd(text[ws-1]) {
+		return false // most words end neither in a terminator nor in a closing mark
+	}
 	j := ws
 	paren := false
 	for j > start && isClosing(text, j) {
@@ -172,6 +198,10 @@ func terminatedAt(text string, start, ws, next, depth int) bool {
 	}
 	return !abbreviationBefore(text, start, j-1, next)
 }
+
+// plainWordEnd reports an ASCII letter or digit: a byte that neither
+// terminates a sentence nor closes a quotation or bracket.
+func plainWordEnd(c byte) bool { return hasClass(c, classAlnum) }
 
 // isClosing reports whether the rune ending at text[:j] closes a quotation
 // or a bracket.

@@ -3,6 +3,7 @@ package smelting
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"formation/relparse"
 )
@@ -77,9 +78,8 @@ func lower(s string) string {
 	if i == len(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
+	b := make([]byte, len(s))
+	copy(b, s[:i])
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
@@ -88,7 +88,9 @@ func lower(s string) string {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		b.WriteByte(c)
+		b[i] = c
 	}
-	return b.String()
+	// b is never written again: the string may share its bytes, as
+	// strings.Builder's does.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
