@@ -108,11 +108,13 @@ func (cs *cites) add(c cite) {
 func (cs cites) refs(extractor string) []artifact.SourceRef {
 	slices.SortFunc(cs, compareCite)
 	out := make([]artifact.SourceRef, len(cs))
+	offsets := make([]int64, 2*len(cs)) // one allocation for every Start and End
 	for i, c := range cs {
-		start, end := int64(c.start), int64(c.end)
+		start, end := &offsets[2*i], &offsets[2*i+1]
+		*start, *end = int64(c.start), int64(c.end)
 		out[i] = artifact.SourceRef{
 			SourceSHA: c.o.sourceSHA, Span: c.o.text[c.start:c.end], Adapter: c.o.adapter, RetrievedAt: c.o.retrievedAt,
-			TextSHA: c.o.textSHA, Start: &start, End: &end, Extractor: extractor,
+			TextSHA: c.o.textSHA, Start: start, End: end, Extractor: extractor,
 		}
 	}
 	return out
