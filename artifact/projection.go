@@ -185,6 +185,18 @@ func (w *projWriter) str(s string) {
 	}
 }
 
+// value writes the canonical bytes of a generic value.
+func (w *projWriter) value(m map[string]any) {
+	if w.err != nil {
+		return
+	}
+	w.buf, w.err = canon.AppendMarshal(w.buf, m)
+	if len(w.buf) >= projChunk {
+		w.h.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+}
+
 // sources writes ProjectSources(refs), sorting in a reused buffer.
 func (w *projWriter) sources(refs []SourceRef) {
 	w.scratch = w.scratch[:0]

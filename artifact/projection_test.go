@@ -3,6 +3,7 @@ package artifact_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,5 +208,39 @@ func TestValidatedSetSHAIsCanon(t *testing.T) {
 	_, want := artifact.Digest(artifact.ComposeProjection(bad))
 	if _, err := artifact.ValidatedSetSHA(bad); err == nil || want == nil || err.Error() != want.Error() {
 		t.Errorf("invalid UTF-8: error %v, the encoder's is %v", err, want)
+	}
+}
+
+// TestPlanDigestIsCanon holds PlanDigest, which writes a plan's canonical
+// bytes straight into the hash, equal to the digest of the struct canon
+// encodes: nested payloads, nil and empty payloads, escapes, non-ASCII
+// text, integers and lists; and its error equal to the encoder's.
+func TestPlanDigestIsCanon(t *testing.T) {
+	steps := []artifact.PlanStep{
+		{StepType: artifact.StepSeedConcept, Payload: map[string]any{"term": "wisdom", "definition": "judgment — \"grounded\"\n", "sources": []any{map[string]any{"source_sha": strings.Repeat("a", 64), "span": "tab\there"}}}},
+		{StepType: artifact.StepWalk, Payload: nil},
+		{StepType: artifact.StepReplayAssertion, Payload: map[string]any{}},
+		{StepType: "café", Payload: map[string]any{"n": 3, "big": int64(-7), "ok": true, "none": nil, "list": []any{"b", "a", map[string]any{"z": 1, "a": []any{}}}}},
+	}
+	plan := struct {
+		CourseID     string              `json:"course_id"`
+		CourseSHA256 string              `json:"course_sha256"`
+		Steps        []artifact.PlanStep `json:"steps"`
+	}{"course.x", strings.Repeat("c", 64), steps}
+	for _, n := range []int{0, 1, len(steps)} {
+		plan.Steps = steps[:n]
+		want, err := canon.SHA256Hex(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := artifact.PlanDigest(plan.CourseID, plan.CourseSHA256, plan.Steps); err != nil || got != want {
+			t.Errorf("%d steps: PlanDigest = %s, %v; canon gives %s", n, got, err, want)
+		}
+	}
+	bad := append(slices.Clone(steps), artifact.PlanStep{StepType: "x", Payload: map[string]any{"f": 1.5}})
+	plan.Steps = bad
+	_, want := artifact.Digest(plan)
+	if _, err := artifact.PlanDigest(plan.CourseID, plan.CourseSHA256, bad); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("a float: error %v, the encoder's is %v", err, want)
 	}
 }
