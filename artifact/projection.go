@@ -1,9 +1,14 @@
 package artifact
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
 	"slices"
 	"sort"
 	"strings"
+
+	"formation/canon"
 )
 
 // The original hashes two different projections of a validated set: the
@@ -72,9 +77,156 @@ func ComposeProjection(v ValidatedTripleSet) any {
 	}, v.DeclaredRelations)
 }
 
-// ValidatedSetSHA is the digest of the compose projection.
+// ValidatedSetSHA is the digest of the compose projection: the SHA-256 of
+// canon.Marshal(ComposeProjection(v)). Compose, run, ratify, promote and
+// reviewed each compute it over a whole set, so it writes those canonical
+// bytes straight into the hash (keys in byte order, as the encoder sorts
+// them) instead of building the projection and encoding it by reflection;
+// TestValidatedSetSHAIsCanon holds the two equal.
 func ValidatedSetSHA(v ValidatedTripleSet) (string, error) {
-	return Digest(ComposeProjection(v))
+	w := projWriter{h: sha256.New(), buf: make([]byte, 0, projChunk+4096)}
+	w.raw(`{"concepts":[`)
+	for i, c := range byTerm(v.Concepts) {
+		w.comma(i)
+		w.raw(`{"canonical_term":`)
+		w.str(c.CanonicalTerm)
+		w.raw(`,"definition":`)
+		w.str(c.Definition)
+		w.raw(`,"sources":`)
+		w.sources(c.Sources)
+		w.raw(`}`)
+	}
+	w.raw(`],"counters":[`)
+	for i, t := range sortedTriples(v.Counters) {
+		w.comma(i)
+		w.raw(`{"head":`)
+		w.str(t.Head)
+		w.raw(`,"relation":`)
+		w.str(t.Relation)
+		w.raw(`,"tail":`)
+		w.str(t.Tail)
+		w.raw(`}`)
+	}
+	w.raw(`]`)
+	if len(v.DeclaredRelations) > 0 {
+		rels := slices.Clone(v.DeclaredRelations)
+		slices.Sort(rels)
+		w.raw(`,"declared_relations":[`)
+		for i, r := range slices.Compact(rels) {
+			w.comma(i)
+			w.str(r)
+		}
+		w.raw(`]`)
+	}
+	w.raw(`,"ordering_hints":[`)
+	for i, h := range sortedHints(v.OrderingHints) {
+		w.comma(i)
+		w.raw(`{"after":`)
+		w.str(h.After)
+		w.raw(`,"before":`)
+		w.str(h.Before)
+		w.raw(`}`)
+	}
+	w.raw(`],"relations":[`)
+	for i, r := range byTriple(v.Relations) {
+		w.comma(i)
+		w.raw(`{"head":`)
+		w.str(r.Head)
+		w.raw(`,"relation":`)
+		w.str(r.Relation)
+		w.raw(`,"sources":`)
+		w.sources(r.Sources)
+		w.raw(`,"tail":`)
+		w.str(r.Tail)
+		w.raw(`}`)
+	}
+	w.raw(`],"schema_version":`)
+	w.str(v.SchemaVersion)
+	w.raw(`,"subject_id":`)
+	w.str(v.SubjectID)
+	w.raw(`}`)
+	if w.err != nil {
+		// Only a string that is not UTF-8 stops the writer; the encoder's
+		// own error names where it sits.
+		return Digest(ComposeProjection(v))
+	}
+	w.h.Write(w.buf)
+	return hex.EncodeToString(w.h.Sum(nil)), nil
+}
+
+// projChunk is how many bytes projWriter gathers before hashing them.
+const projChunk = 64 << 10
+
+// projWriter hashes canonical bytes as ValidatedSetSHA writes them. The
+// first string that cannot be encoded (invalid UTF-8) stops it.
+type projWriter struct {
+	h       hash.Hash
+	buf     []byte
+	err     error
+	scratch []projSource
+}
+
+func (w *projWriter) raw(s string) { w.buf = append(w.buf, s...) }
+
+func (w *projWriter) comma(i int) {
+	if i > 0 {
+		w.buf = append(w.buf, ',')
+	}
+}
+
+func (w *projWriter) str(s string) {
+	if w.err != nil {
+		return
+	}
+	w.buf, w.err = canon.AppendString(w.buf, s)
+	if len(w.buf) >= projChunk {
+		w.h.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+}
+
+// value writes the canonical bytes of a generic value.
+func (w *projWriter) value(m map[string]any) {
+	if w.err != nil {
+		return
+	}
+	w.buf, w.err = canon.AppendMarshal(w.buf, m)
+	if len(w.buf) >= projChunk {
+		w.h.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+}
+
+// sources writes ProjectSources(refs), sorting in a reused buffer.
+func (w *projWriter) sources(refs []SourceRef) {
+	w.scratch = w.scratch[:0]
+	for _, s := range refs {
+		w.scratch = append(w.scratch, projSource{s.SourceSHA, s.Span, s.Adapter, s.RetrievedAt})
+	}
+	slices.SortStableFunc(w.scratch, compareProjSource)
+	w.raw(`[`)
+	for i := range w.scratch {
+		s := &w.scratch[i]
+		w.comma(i)
+		w.raw(`{"adapter":`)
+		w.str(s.Adapter)
+		w.raw(`,"retrieved_at":`)
+		w.str(s.RetrievedAt)
+		w.raw(`,"source_sha":`)
+		w.str(s.SourceSHA)
+		w.raw(`,"span":`)
+		w.str(s.Span)
+		w.raw(`}`)
+	}
+	w.raw(`]`)
+}
+
+// compareProjSource is ProjectSources' order: (source_sha, adapter).
+func compareProjSource(a, b projSource) int {
+	if c := strings.Compare(a.SourceSHA, b.SourceSHA); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Adapter, b.Adapter)
 }
 
 type forgeConcept struct {

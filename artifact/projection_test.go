@@ -3,6 +3,7 @@ package artifact_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,5 +157,90 @@ func TestReportSealLiteral(t *testing.T) {
 	s, err := r.Sealed()
 	if err != nil || s.ReportSHA256 != "7ae1d62d51e142b41960a6a43cce4652a506b0326a41eda8f944305441b51b53" {
 		t.Fatalf("sealed %s %v", s.ReportSHA256, err)
+	}
+}
+
+// TestValidatedSetSHAIsCanon holds ValidatedSetSHA, which writes the compose
+// projection's canonical bytes straight into the hash, equal to the digest
+// of canon.Marshal(ComposeProjection(v)) over sets that exercise every part:
+// unsorted concepts, relations, counters, hints and citations, ties in the
+// stable sorts, declared relations with repeats, strings that need escapes
+// and non-ASCII text, empty lists; and to the encoder's error on text that
+// is not UTF-8.
+func TestValidatedSetSHAIsCanon(t *testing.T) {
+	ref := func(sha, span, adapter string) artifact.SourceRef {
+		return artifact.SourceRef{SourceSHA: sha, Span: span, Adapter: adapter, RetrievedAt: "2026-05-16T00:00:00Z", TextSHA: "ignored", Extractor: "x"}
+	}
+	a, b := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	mixed := []artifact.SourceRef{ref(b, "later \"quoted\"", "file"), ref(a, "tab\there", "wikipedia"), ref(a, "same sha, earlier adapter", "file"), ref(a, "tie keeps order", "file")}
+	full := artifact.ValidatedTripleSet{
+		SubjectID: "subject.x", SchemaVersion: artifact.SchemaVersion,
+		DeclaredRelations: []string{"orbits", "belongs_to", "orbits"},
+		Concepts: []artifact.ConceptCandidate{
+			{CanonicalTerm: "wisdom", Definition: "judgment — grounded\nin experience", Sources: mixed},
+			{CanonicalTerm: "judgment", Definition: "reasoned decision", Sources: mixed[:1]},
+			{CanonicalTerm: "judgment", Definition: "a tie on the term", Sources: nil},
+		},
+		Relations: []artifact.RelationCandidate{
+			{Head: "wisdom", Relation: "is", Tail: "judgment", Sources: mixed},
+			{Head: "café", Relation: "has", Tail: "crème \\ brûlée", Sources: mixed[1:3]},
+			{Head: "wisdom", Relation: "is", Tail: "judgment", Sources: mixed[:2]},
+		},
+		Counters: []artifact.RelationCandidate{
+			{Head: "z", Relation: "is", Tail: "a"}, {Head: "a", Relation: "is", Tail: "z"}, {Head: "a", Relation: "has", Tail: "z"},
+		},
+		OrderingHints: []artifact.OrderingHint{{Before: "wisdom", After: "judgment"}, {Before: "judgment", After: "wisdom"}, {Before: "judgment", After: "café"}},
+	}
+	for name, v := range map[string]artifact.ValidatedTripleSet{
+		"full": full, "empty": {SubjectID: "s", SchemaVersion: artifact.SchemaVersion},
+		"no declared": {SubjectID: "s", SchemaVersion: "1", Relations: full.Relations[:1]},
+	} {
+		want, err := canon.SHA256Hex(artifact.ComposeProjection(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := artifact.ValidatedSetSHA(v); err != nil || got != want {
+			t.Errorf("%s: ValidatedSetSHA = %s, %v; canon gives %s", name, got, err, want)
+		}
+	}
+	bad := full
+	bad.Relations = []artifact.RelationCandidate{{Head: "bad \xff", Relation: "is", Tail: "x"}}
+	_, want := artifact.Digest(artifact.ComposeProjection(bad))
+	if _, err := artifact.ValidatedSetSHA(bad); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("invalid UTF-8: error %v, the encoder's is %v", err, want)
+	}
+}
+
+// TestPlanDigestIsCanon holds PlanDigest, which writes a plan's canonical
+// bytes straight into the hash, equal to the digest of the struct canon
+// encodes: nested payloads, nil and empty payloads, escapes, non-ASCII
+// text, integers and lists; and its error equal to the encoder's.
+func TestPlanDigestIsCanon(t *testing.T) {
+	steps := []artifact.PlanStep{
+		{StepType: artifact.StepSeedConcept, Payload: map[string]any{"term": "wisdom", "definition": "judgment — \"grounded\"\n", "sources": []any{map[string]any{"source_sha": strings.Repeat("a", 64), "span": "tab\there"}}}},
+		{StepType: artifact.StepWalk, Payload: nil},
+		{StepType: artifact.StepReplayAssertion, Payload: map[string]any{}},
+		{StepType: "café", Payload: map[string]any{"n": 3, "big": int64(-7), "ok": true, "none": nil, "list": []any{"b", "a", map[string]any{"z": 1, "a": []any{}}}}},
+	}
+	plan := struct {
+		CourseID     string              `json:"course_id"`
+		CourseSHA256 string              `json:"course_sha256"`
+		Steps        []artifact.PlanStep `json:"steps"`
+	}{"course.x", strings.Repeat("c", 64), steps}
+	for _, n := range []int{0, 1, len(steps)} {
+		plan.Steps = steps[:n]
+		want, err := canon.SHA256Hex(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := artifact.PlanDigest(plan.CourseID, plan.CourseSHA256, plan.Steps); err != nil || got != want {
+			t.Errorf("%d steps: PlanDigest = %s, %v; canon gives %s", n, got, err, want)
+		}
+	}
+	bad := append(slices.Clone(steps), artifact.PlanStep{StepType: "x", Payload: map[string]any{"f": 1.5}})
+	plan.Steps = bad
+	_, want := artifact.Digest(plan)
+	if _, err := artifact.PlanDigest(plan.CourseID, plan.CourseSHA256, bad); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("a float: error %v, the encoder's is %v", err, want)
 	}
 }

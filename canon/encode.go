@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -182,23 +182,42 @@ func (e *encoder) object(o *Object) error {
 	return nil
 }
 
+// smallMap is the number of entries anyMap sorts in a buffer on the stack:
+// a plan step's payload and a run event have fewer, and each map used to
+// cost a key list on the heap.
+const smallMap = 16
+
+// entry is one key of a map with its value, so that writing the sorted keys
+// looks no value up again.
+type entry struct {
+	k string
+	v any
+}
+
 func (e *encoder) anyMap(m map[string]any) error {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	var small [smallMap]entry
+	entries := small[:0]
+	if len(m) > smallMap {
+		entries = make([]entry, 0, len(m))
 	}
-	sort.Strings(keys)
+	for k, v := range m {
+		entries = append(entries, entry{k, v})
+	}
+	// Keys are distinct, so the order is total and the sort's stability
+	// does not matter; byte order is code-point order in UTF-8.
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.k, b.k) })
 	e.buf = append(e.buf, '{')
-	for i, k := range keys {
+	for i := range entries {
+		kv := &entries[i]
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		if err := e.str(k); err != nil {
-			return withPath(err, k)
+		if err := e.str(kv.k); err != nil {
+			return withPath(err, kv.k)
 		}
 		e.buf = append(e.buf, ':')
-		if err := e.encode(m[k]); err != nil {
-			return withPath(err, k)
+		if err := e.encode(kv.v); err != nil {
+			return withPath(err, kv.k)
 		}
 	}
 	e.buf = append(e.buf, '}')

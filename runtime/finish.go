@@ -41,7 +41,7 @@ func (s *Session) identity(ts *turnState) {
 		score.BoundaryViolations = append([]string(nil), r.SafetyVerdict.Violated...)
 		score.Flagged = score.Flagged || len(score.BoundaryViolations) > 0
 	} else {
-		score, err = s.rt.geometry.CheckTurn(ts.input, r.SafetyVerdict.Violated)
+		score, err = s.rt.geometry.CheckTurnLean(ts.input, r.SafetyVerdict.Violated, &ts.lean)
 	}
 	if err != nil {
 		// A trajectory that cannot be scored is flagged, never hidden.

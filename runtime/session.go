@@ -13,6 +13,7 @@ import (
 	"formation/runtime/knowledge"
 	"formation/runtime/parse"
 	"formation/runtime/refusal"
+	"formation/runtime/review/override"
 	"formation/runtime/text"
 	"formation/runtime/trace"
 	"formation/runtime/vault"
@@ -66,6 +67,10 @@ type turnState struct {
 	// trajectory is the identity check over the turn's trajectory, once
 	// computed (before composing when the hard-block policy is on).
 	trajectory *identity.Score
+
+	// lean is the word scorer's reading of the input, which the gate and
+	// the identity check both take: computed once per turn.
+	lean override.Lean
 }
 
 // Turn runs one turn. The response is complete on every path (answered,
@@ -127,7 +132,7 @@ func (s *Session) run(ts *turnState, hint *StepHint) error {
 	if err != nil {
 		return s.closureFailure(ts, err)
 	}
-	out := s.rt.gate.Review(ts.input)
+	out := s.rt.gate.ReviewLean(ts.input, &ts.lean)
 	ts.review = out.ReviewHash
 	if out.Rejected() {
 		s.refuse(ts, refusal.IdentityOverride, surfaceOverride)
@@ -136,7 +141,7 @@ func (s *Session) run(ts *turnState, hint *StepHint) error {
 	if s.rt.cfg.IdentityHardBlock {
 		// Decided before composing, so a blocked turn asserts nothing into
 		// the session and answers nothing.
-		if score, err := s.rt.geometry.CheckTurn(ts.input, nil); err == nil {
+		if score, err := s.rt.geometry.CheckTurnLean(ts.input, nil, &ts.lean); err == nil {
 			ts.trajectory = &score
 			if score.Flagged {
 				s.refuse(ts, refusal.IdentityHardBlock, hardBlockSurface(score))

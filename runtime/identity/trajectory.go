@@ -44,7 +44,11 @@ type Move struct {
 // leaves the angle at zero. Beside the forms, a turn the shared word scorer
 // (override.Leans) finds made of an override's words moves the manifold as a
 // whole at the word that weighs most.
-func (g *Geometry) Trajectory(input string) []Move {
+func (g *Geometry) Trajectory(input string) []Move { return g.trajectory(input, nil) }
+
+// trajectory is Trajectory with the word scorer's reading of input taken
+// from (or left in) lean.
+func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	var moves []Move
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
@@ -80,7 +84,7 @@ func (g *Geometry) Trajectory(input string) []Move {
 			antecedent = max(antecedent, g.holds[w].weight)
 		}
 	}
-	if lean, top := override.Leans(input); lean {
+	if leans, top := lean.Of(input); leans {
 		// The shared word scorer: the whole turn is made of an override's
 		// words. The word that weighs most moves the manifold as a whole.
 		moves = withWeak(moves, scoredAt(all, top), all, 0)
@@ -154,7 +158,14 @@ func withWeak(moves []Move, at int, toks []string, first int) []Move {
 // point (a flagged point first, then the largest leakage); boundary
 // violations flag it on their own. A turn that moves nothing scores 1.
 func (g *Geometry) CheckTurn(input string, boundaryViolations []string) (Score, error) {
-	moves := g.Trajectory(input)
+	return g.CheckTurnLean(input, boundaryViolations, nil)
+}
+
+// CheckTurnLean is CheckTurn with the word scorer's reading of input taken
+// from (or left in) lean, for a caller that scores the same text elsewhere
+// (the runtime's review gate). The score is CheckTurn's.
+func (g *Geometry) CheckTurnLean(input string, boundaryViolations []string, lean *override.Lean) (Score, error) {
+	moves := g.trajectory(input, lean)
 	worst := g.atRest
 	v := algebra.One()
 	for _, m := range moves {

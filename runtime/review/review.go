@@ -149,8 +149,13 @@ func NewGate(extraTargets ...string) *Gate {
 
 // Review judges one utterance. It never fails: malformed text is reviewed as
 // the words it contains.
-func (g *Gate) Review(utterance string) Outcome {
-	o := g.Verdict(utterance)
+func (g *Gate) Review(utterance string) Outcome { return g.ReviewLean(utterance, nil) }
+
+// ReviewLean is Review with the word scorer's reading of the utterance taken
+// from (or left in) lean, for a caller that scores the same text elsewhere
+// (the runtime's identity check). The outcome is Review's.
+func (g *Gate) ReviewLean(utterance string, lean *override.Lean) Outcome {
+	o := g.verdict(utterance, lean)
 	o.ReviewHash = reviewHash(utterance, o)
 	return o
 }
@@ -158,8 +163,11 @@ func (g *Gate) Review(utterance string) Outcome {
 // Verdict judges a text like Review but leaves ReviewHash empty: for callers
 // that bind the verdict to the text themselves (promote hashes it with the
 // candidate it reviewed).
-func (g *Gate) Verdict(text string) Outcome {
+func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
+
+func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
 	t := g.normalize(text)
+	t.lean = lean
 	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
 	}

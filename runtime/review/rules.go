@@ -16,7 +16,8 @@ type words struct {
 	caps   []bool
 	starts []int
 	opens  []bool
-	text   string // the text as it came, for the scorer, which reads it its own way
+	text   string         // the text as it came, for the scorer, which reads it its own way
+	lean   *override.Lean // the scorer's reading of text, shared with the caller's other readers (nil: none)
 }
 
 // sentences returns the bounds [start, end) of each sentence.
@@ -146,7 +147,7 @@ func (g *Gate) weakOverride(t words) (string, bool) {
 // tree it refuses one sentence in a hundred thousand or fewer
 // (TestGateOnRealDocumentation).
 func scoredOverride(t words) (string, bool) {
-	lean, top := override.Leans(t.text)
+	lean, top := t.lean.Of(t.text)
 	if !lean {
 		return "", false
 	}

@@ -59,6 +59,30 @@ func Leans(s string) (bool, []string) {
 	return true, t.top(w)
 }
 
+// Lean is the scorer's reading of one text, computed at most once: a turn
+// that the gate and the identity check both read scores its input once
+// instead of once for each. The zero value is ready; a nil *Lean computes
+// every time. It is not safe for concurrent use (one turn holds it).
+type Lean struct {
+	text string
+	done bool
+	lean bool
+	top  []string
+}
+
+// Of is Leans(s), remembered for the last s. Callers must not modify the
+// features it returns.
+func (l *Lean) Of(s string) (bool, []string) {
+	if l == nil {
+		return Leans(s)
+	}
+	if !l.done || l.text != s {
+		l.lean, l.top = Leans(s)
+		l.text, l.done = s, true
+	}
+	return l.lean, l.top
+}
+
 // Score is the table's score of s: the bias plus the weight of every
 // distinct feature of s the table has, and up to three features that
 // weigh most for it.
