@@ -314,6 +314,10 @@ func looksLikeCode(s string) bool {
 		}
 	}
 	for i := 0; i+1 < len(s); i++ {
+		if i+9 <= len(s) && !anyOperator(s[i:i+8]) {
+			i += 7 // none of the eight bytes starts an operator
+			continue
+		}
 		a := s[i]
 		if !hasClass(a, classOperator) {
 			continue
@@ -394,6 +398,15 @@ func lowerWord(w uint64) uint64 {
 	aboveZ := w + ones*(0x80-'Z'-1)
 	capitals := (atLeastA &^ aboveZ) & highBits
 	return w | capitals>>2
+}
+
+// anyOperator reports whether one of the eight bytes of b may start an
+// operator, with one test of their classes together.
+func anyOperator(b string) bool {
+	_ = b[7]
+	c := byteClass[b[0]] | byteClass[b[1]] | byteClass[b[2]] | byteClass[b[3]] |
+		byteClass[b[4]] | byteClass[b[5]] | byteClass[b[6]] | byteClass[b[7]]
+	return c&classOperator != 0
 }
 
 // tokenize splits a single-spaced clause into words.
