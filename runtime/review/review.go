@@ -167,7 +167,7 @@ func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
 
 func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
 	t := g.normalize(text)
-	t.lean = lean
+	t.lean, t.signal = lean, &signalReading{}
 	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
 	}

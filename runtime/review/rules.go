@@ -18,6 +18,28 @@ type words struct {
 	opens  []bool
 	text   string         // the text as it came, for the scorer, which reads it its own way
 	lean   *override.Lean // the scorer's reading of text, shared with the caller's other readers (nil: none)
+	signal *signalReading // what overrideSignal read, for weakOverride (nil: nothing kept)
+}
+
+// signalReading is what overrideSignal leaves for weakOverride when it
+// found nothing: whether each clause named the system's governance, as the
+// scanner saw it. When every clause opens a sentence, weakOverride reads
+// the same segments in the same order and would scan them again to the
+// same end.
+type signalReading struct {
+	done  bool
+	named []bool
+}
+
+// oneClausePerSentence reports whether every clause opens a sentence, so
+// that sentences() and the clauses are the same segments.
+func (t words) oneClausePerSentence() bool {
+	for _, open := range t.opens[min(1, len(t.opens)):] {
+		if !open {
+			return false
+		}
+	}
+	return true
 }
 
 // sentences returns the bounds [start, end) of each sentence.
@@ -84,6 +106,10 @@ func (g *Gate) newRules() []rule {
 // of removal, another self, code in its answer path or a claim made final.
 func (g *Gate) overrideSignal(t words) (string, bool) {
 	var sc override.Scanner
+	var named []bool
+	if t.signal != nil {
+		named = t.signal.named[:0]
+	}
 	for k, start := range t.starts {
 		end := len(t.w)
 		if k+1 < len(t.starts) {
@@ -91,6 +117,7 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 		}
 		f, ok := sc.Next(t.w[start:end])
 		if !ok {
+			named = append(named, sc.Named())
 			continue
 		}
 		from, to := max(f.Cue, 0), max(f.Cue, 0)
@@ -98,6 +125,9 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 			from, to = min(f.Target, from), max(f.Target, to)
 		}
 		return f.Family + ": " + strings.Join(t.w[start+from:start+to+1], " "), true
+	}
+	if t.signal != nil {
+		t.signal.named, t.signal.done = named, true
 	}
 	return "", false
 }
@@ -112,15 +142,24 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 // a handful of sentences in a hundred thousand (TestGateOnRealDocumentation).
 func (g *Gate) weakOverride(t words) (string, bool) {
 	var sc override.Scanner
+	// The signal's reading of these very segments, when overrideSignal
+	// kept it: it found no override in any of them.
+	kept := t.signal != nil && t.signal.done && t.oneClausePerSentence()
 	named := -1 // where the sentence before named the system's governance
-	for _, bounds := range t.sentences() {
+	for k, bounds := range t.sentences() {
 		start, end := bounds[0], bounds[1]
 		toks := t.w[start:end]
-		if _, ok := sc.Next(toks); ok {
-			return "", false // the signal's own reading; overrideSignal would have fired
+		var namedHere bool
+		if kept {
+			namedHere = t.signal.named[k]
+		} else {
+			if _, ok := sc.Next(toks); ok {
+				return "", false // the signal's own reading; overrideSignal would have fired
+			}
+			namedHere = sc.Named()
 		}
 		here := -1
-		if sc.Named() && !pointsInText(toks) {
+		if namedHere && !pointsInText(toks) {
 			here = override.NamedGovernance(toks)
 		}
 		if here >= 0 || named >= 0 {

@@ -1,6 +1,11 @@
 package review
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"formation/internal/testutil"
+)
 
 // TestWeakOverride holds the gate's last rule: the system's governance named
 // in a sentence, or in the one before, with a word leaning towards doing
@@ -40,5 +45,39 @@ func TestSentencesJoinClauses(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("sentences %v, want %v", got, want)
 		}
+	}
+}
+
+// TestWeakOverrideKeptReadingIsScanningAgain holds weakOverride's reuse of
+// the signal's reading: over every text of the suite, the held-out parts
+// and the real imperatives, it answers as it does when it scans the
+// sentences itself.
+func TestWeakOverrideKeptReadingIsScanningAgain(t *testing.T) {
+	g := NewGate(axes...)
+	files := []string{testutil.SuiteFile, testutil.ImperativesFile, testutil.HeldOutFile}
+	for n := 2; n <= 27; n++ {
+		files = append(files, fmt.Sprintf("heldout%d.jsonl", n))
+	}
+	kept := 0
+	for _, file := range files {
+		for _, p := range testutil.Phrasings(t, file) {
+			fresh := g.normalize(p.Text)
+			withKept := g.normalize(p.Text)
+			withKept.signal = &signalReading{}
+			if _, fired := g.overrideSignal(withKept); fired {
+				continue // weakOverride never runs after the signal fires
+			}
+			if withKept.oneClausePerSentence() {
+				kept++
+			}
+			ev1, ok1 := g.weakOverride(fresh)
+			ev2, ok2 := g.weakOverride(withKept)
+			if ev1 != ev2 || ok1 != ok2 {
+				t.Errorf("%s %s: scanning again gives (%q, %v), the kept reading (%q, %v)", file, p.ID, ev1, ok1, ev2, ok2)
+			}
+		}
+	}
+	if kept == 0 {
+		t.Fatal("no text took the kept reading")
 	}
 }
