@@ -1,9 +1,6 @@
 package artifact
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-)
+import ()
 
 // Course is the output of compose. The YAML itself is stored as its own
 // object; since objects are addressed by SHA-256, its object digest is
@@ -54,7 +51,7 @@ type FormationPlan struct {
 // instead of encoding the steps by reflection; TestPlanDigestIsCanon holds
 // it equal to planDigestByValue's.
 func PlanDigest(courseID, courseSHA string, steps []PlanStep) (string, error) {
-	w := projWriter{h: sha256.New(), buf: make([]byte, 0, projChunk+4096)}
+	w := newProjWriter()
 	w.raw(`{"course_id":`)
 	w.str(courseID)
 	w.raw(`,"course_sha256":`)
@@ -70,12 +67,12 @@ func PlanDigest(courseID, courseSHA string, steps []PlanStep) (string, error) {
 		w.raw(`}`)
 	}
 	w.raw(`]}`)
-	if w.err != nil {
+	sum, err := w.digest()
+	if err != nil {
 		// The encoder's own error names where the value sits.
 		return planDigestByValue(courseID, courseSHA, steps)
 	}
-	w.h.Write(w.buf)
-	return hex.EncodeToString(w.h.Sum(nil)), nil
+	return sum, nil
 }
 
 // planDigestByValue is PlanDigest through the canonical encoder.

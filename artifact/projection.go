@@ -84,7 +84,7 @@ func ComposeProjection(v ValidatedTripleSet) any {
 // them) instead of building the projection and encoding it by reflection;
 // TestValidatedSetSHAIsCanon holds the two equal.
 func ValidatedSetSHA(v ValidatedTripleSet) (string, error) {
-	w := projWriter{h: sha256.New(), buf: make([]byte, 0, projChunk+4096)}
+	w := newProjWriter()
 	w.raw(`{"concepts":[`)
 	for i, c := range byTerm(v.Concepts) {
 		w.comma(i)
@@ -145,43 +145,42 @@ func ValidatedSetSHA(v ValidatedTripleSet) (string, error) {
 	w.raw(`,"subject_id":`)
 	w.str(v.SubjectID)
 	w.raw(`}`)
-	if w.err != nil {
-		// Only a string that is not UTF-8 stops the writer; the encoder's
-		// own error names where it sits.
+	sum, err := w.digest()
+	if err != nil {
+		// The encoder's own error names where the bad string sits.
 		return Digest(ComposeProjection(v))
 	}
-	w.h.Write(w.buf)
-	return hex.EncodeToString(w.h.Sum(nil)), nil
+	return sum, nil
 }
 
-// projChunk is how many bytes projWriter gathers before hashing them.
-const projChunk = 64 << 10
-
-// projWriter hashes canonical bytes as ValidatedSetSHA writes them. The
-// first string that cannot be encoded (invalid UTF-8) stops it.
+// projWriter writes canonical bytes into a hash through the stream writer
+// the run record uses, with what a projection needs besides: commas between
+// list items, generic values and sorted source lists.
 type projWriter struct {
+	*streamWriter
 	h       hash.Hash
-	buf     []byte
-	err     error
 	scratch []projSource
 }
 
-func (w *projWriter) raw(s string) { w.buf = append(w.buf, s...) }
+func newProjWriter() projWriter {
+	h := sha256.New()
+	// The hash keeps its own block buffer: the stream writer's pieces go
+	// to it without a second buffer's copy.
+	return projWriter{streamWriter: newStreamWriterSize(h, 0), h: h}
+}
+
+// digest finishes the writing and returns the hash, or the first error
+// (only a string that is not UTF-8 stops the writer).
+func (w *projWriter) digest() (string, error) {
+	if err := w.finish(); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(w.h.Sum(nil)), nil
+}
 
 func (w *projWriter) comma(i int) {
 	if i > 0 {
-		w.buf = append(w.buf, ',')
-	}
-}
-
-func (w *projWriter) str(s string) {
-	if w.err != nil {
-		return
-	}
-	w.buf, w.err = canon.AppendString(w.buf, s)
-	if len(w.buf) >= projChunk {
-		w.h.Write(w.buf)
-		w.buf = w.buf[:0]
+		w.raw(",")
 	}
 }
 
@@ -191,10 +190,7 @@ func (w *projWriter) value(m map[string]any) {
 		return
 	}
 	w.buf, w.err = canon.AppendMarshal(w.buf, m)
-	if len(w.buf) >= projChunk {
-		w.h.Write(w.buf)
-		w.buf = w.buf[:0]
-	}
+	w.flushIfFull()
 }
 
 // sources writes ProjectSources(refs), sorting in a reused buffer.

@@ -193,8 +193,13 @@ type streamWriter struct {
 
 const streamChunk = 64 << 10
 
-func newStreamWriter(w io.Writer) *streamWriter {
-	return &streamWriter{w: bufio.NewWriterSize(w, streamChunk), buf: make([]byte, 0, 4096)}
+func newStreamWriter(w io.Writer) *streamWriter { return newStreamWriterSize(w, streamChunk) }
+
+// newStreamWriterSize is newStreamWriter with a buffer of size bytes
+// between the pieces and w. Size 0 takes bufio's smallest, 16 bytes, so
+// each 4 KiB piece goes straight to w, uncopied.
+func newStreamWriterSize(w io.Writer, size int) *streamWriter {
+	return &streamWriter{w: bufio.NewWriterSize(w, max(size, 16)), buf: make([]byte, 0, 4096)}
 }
 
 func (sw *streamWriter) flushIfFull() {
