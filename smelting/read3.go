@@ -1,11 +1,9 @@
 package smelting
 
 import (
-	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"formation/relparse"
 )
@@ -49,7 +47,7 @@ type readerV3 struct {
 	extras  []extraRelation
 	toks    []token
 	clauses []string
-	arena   []byte // lower-cased sentences, see lower
+	arena   []byte // lower-cased sentences of the text, see lowerInto
 }
 
 // arenaChunk is the size of the blocks lower-cased sentences are written
@@ -137,7 +135,7 @@ func (r *readerV3) sentence(flat string, out *sentenceHits, list *listState) str
 	if looksLikeCode(s) {
 		return ReasonCode
 	}
-	low := r.lower(s)
+	low := lowerInto(&r.arena, s, arenaChunk)
 	if n := counterMarkerLen(low); n > 0 {
 		if strings.HasPrefix(low, "not ") {
 			return ReasonNotDenial
@@ -339,65 +337,6 @@ func looksLikeCode(s string) bool {
 	}
 	n := len(s)
 	return s[n-1] == '{' || (n > 1 && s[n-1] == '}' && s[n-2] == ' ')
-}
-
-// lower is lower(s), with the lower-cased copies of ASCII sentences
-// written one after another into shared blocks rather than allocated one
-// by one. A string it returned stays valid: bytes of a block are written
-// once, and a full block is replaced, never reused.
-func (r *readerV3) lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return relparse.Lower(s)
-		}
-		if 'A' <= c && c <= 'Z' {
-			return r.lowerFrom(s, i)
-		}
-	}
-	return s
-}
-
-// lowerFrom is lower for an s whose first capital is at i.
-func (r *readerV3) lowerFrom(s string, i int) string {
-	if cap(r.arena)-len(r.arena) < len(s) {
-		r.arena = make([]byte, 0, max(arenaChunk, len(s)))
-	}
-	start := len(r.arena)
-	r.arena = append(r.arena, s...)
-	b := r.arena[start:]
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		if w&highBits != 0 {
-			break // a byte that is not ASCII: the loop below finds it
-		}
-		binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
-	}
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c >= utf8.RuneSelf {
-			return relparse.Lower(s) // the bytes written stay unused
-		}
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// highBits has the high bit of each byte of a word set.
-const highBits = 0x8080808080808080
-
-// lowerWord lower-cases the eight ASCII bytes of w at once: for each byte,
-// adding 0x80-'A' sets its high bit when it is 'A' or above, adding
-// 0x80-'Z'-1 when it is above 'Z' (no carry crosses bytes: each is below
-// 0x80), and the capitals get 0x20 added.
-func lowerWord(w uint64) uint64 {
-	const ones = 0x0101010101010101
-	atLeastA := w + ones*(0x80-'A')
-	aboveZ := w + ones*(0x80-'Z'-1)
-	capitals := (atLeastA &^ aboveZ) & highBits
-	return w | capitals>>2
 }
 
 // anyOperator reports whether one of the eight bytes of b may start an

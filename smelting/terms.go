@@ -1,6 +1,7 @@
 package smelting
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -65,6 +66,17 @@ func hasWordPrefix(s, w string) bool {
 // sentence is lower-cased, so this one pass with at most one allocation
 // matters for throughput.
 func lower(s string) string {
+	var block []byte
+	return lowerInto(&block, s, 0)
+}
+
+// lowerInto is lower, writing a lower-cased ASCII copy at the end of
+// *block, which it replaces with a new one of at least chunk bytes when
+// the copy does not fit (pattern_v3 lets the sentences of a text share
+// blocks that way instead of allocating one copy each). A string it
+// returned stays valid: bytes of a block are written once, and a full
+// block is replaced, never reused.
+func lowerInto(block *[]byte, s string, chunk int) string {
 	i := 0
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -78,19 +90,42 @@ func lower(s string) string {
 	if i == len(s) {
 		return s
 	}
-	b := make([]byte, len(s))
-	copy(b, s[:i])
-	for ; i < len(s); i++ {
-		c := s[i]
+	if cap(*block)-len(*block) < len(s) {
+		*block = make([]byte, 0, max(chunk, len(s)))
+	}
+	start := len(*block)
+	*block = append(*block, s...)
+	b := (*block)[start:]
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&highBits != 0 {
+			break // a byte that is not ASCII: the loop below finds it
+		}
+		binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
 		if c >= utf8.RuneSelf {
-			return relparse.Lower(s)
+			return relparse.Lower(s) // the bytes written stay unused
 		}
 		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+			b[i] = c + 'a' - 'A'
 		}
-		b[i] = c
 	}
-	// b is never written again: the string may share its bytes, as
-	// strings.Builder's does.
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// highBits has the high bit of each byte of a word set.
+const highBits = 0x8080808080808080
+
+// lowerWord lower-cases the eight ASCII bytes of w at once: for each byte,
+// adding 0x80-'A' sets its high bit when it is 'A' or above, adding
+// 0x80-'Z'-1 when it is above 'Z' (no carry crosses bytes: each is below
+// 0x80), and the capitals get 0x20 added.
+func lowerWord(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	atLeastA := w + ones*(0x80-'A')
+	aboveZ := w + ones*(0x80-'Z'-1)
+	capitals := (atLeastA &^ aboveZ) & highBits
+	return w | capitals>>2
 }
