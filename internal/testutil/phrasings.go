@@ -56,25 +56,34 @@ const (
 // not a phrasing with an id, a label and a text.
 func Phrasings(t testing.TB, file string) []Phrasing {
 	t.Helper()
-	f, err := os.Open(inModule(t, "testdata", "adversarial", file))
+	var out []Phrasing
+	forEachLine(t, inModule(t, "testdata", "adversarial", file), func(n int, line []byte) {
+		var p Phrasing
+		if err := json.Unmarshal(line, &p); err != nil || p.ID == "" || p.Label == "" || p.Text == "" {
+			t.Fatalf("%s line %d: not a phrasing (%v)", file, n, err)
+		}
+		out = append(out, p)
+	})
+	return out
+}
+
+// forEachLine calls fn with each line of the file at path and its number,
+// from 1; a file that cannot be read fails the test.
+func forEachLine(t testing.TB, path string, fn func(n int, line []byte)) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []Phrasing
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
-		var p Phrasing
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil || p.ID == "" || p.Label == "" || p.Text == "" {
-			t.Fatalf("%s line %d: not a phrasing (%v)", file, n, err)
-		}
-		out = append(out, p)
+		fn(n, sc.Bytes())
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return out
 }
 
 // WithLabel returns the phrasings with the given label.
@@ -93,17 +102,10 @@ func WithLabel(ps []Phrasing, label string) []Phrasing {
 // the test.
 func JSONLStrings(t testing.TB, path string, fields ...string) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	forEachLine(t, path, func(n int, line []byte) {
 		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+		if err := json.Unmarshal(line, &m); err != nil {
 			t.Fatalf("%s:%d: %v", path, n, err)
 		}
 		s := ""
@@ -116,9 +118,6 @@ func JSONLStrings(t testing.TB, path string, fields ...string) []string {
 			t.Fatalf("%s:%d: none of %v holds a string", path, n, fields)
 		}
 		out = append(out, s)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return out
 }
