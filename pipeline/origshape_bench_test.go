@@ -301,3 +301,45 @@ func shapeSizes(b *testing.B) []int {
 	}
 	return sizes
 }
+
+// BenchmarkOriginalShapeForgeFrame measures the forge stage's frame on the
+// original's workload shape: each iteration times forge.Validate in process
+// on the bundle, then the forge stage over a fresh file store (so the cache
+// cannot serve it), and reports both and their difference, frame_s: what
+// the stage costs beyond its core (reading the subject and packs, loading
+// and verifying the bundle, encoding and storing the output, the audit, the
+// cache record and the refs). Sizes: FORMATION_SCALE.
+func BenchmarkOriginalShapeForgeFrame(b *testing.B) {
+	for _, n := range shapeSizes(b) {
+		bundle := originalShape(n)
+		allow, err := forge.NewAllowlist(originalShapeAllowlist())
+		must(b, err)
+		cfg := forge.Config{Allowlist: allow}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			var core, whole time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				f := originalShapeFixture(b, n)
+				runtime.GC()
+				b.StartTimer()
+				t0 := time.Now()
+				if _, err := forge.Validate(b.Context(), cfg, "origshape", bundle); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				core += time.Since(t0)
+				runtime.GC()
+				b.StartTimer()
+				t1 := time.Now()
+				if _, err := f.p.Forge(b.Context(), microSubject); err != nil {
+					b.Fatal(err)
+				}
+				whole += time.Since(t1)
+			}
+			ops := float64(b.N)
+			b.ReportMetric(core.Seconds()/ops, "validate_s")
+			b.ReportMetric(whole.Seconds()/ops, "stage_s")
+			b.ReportMetric((whole-core).Seconds()/ops, "frame_s")
+		})
+	}
+}

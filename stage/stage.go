@@ -284,8 +284,8 @@ func Ref(subject, stageName string) string { return "subjects/" + subject + "/" 
 
 // Run executes one stage with the cache. A hit does no work: it verifies
 // what the package documentation says, then points the subject's ref at the
-// cached output. A miss runs core, stores its output, appends its audit
-// records, records the cache entry and moves the ref. A Halt from core is
+// cached output. A miss runs core, stores its output while it appends its
+// audit records, then records the cache entry and moves the ref. A Halt from core is
 // audited and returned; nothing is stored.
 func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Output, error)) (Result, error) {
 	res := Result{Stage: spec.Stage, Subject: spec.Subject, AuditKinds: map[string]int{}}
@@ -311,14 +311,11 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	if err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
-	digest, body, err := e.putOutput(ctx, out)
+	digest, body, err := e.storeAndAudit(ctx, spec, out)
 	if err != nil {
-		return res, e.fail(ctx, spec, err)
-	}
-	res.Output, res.Bytes = digest, body
-	if err := e.appendAudit(ctx, spec, out.Audit); err != nil {
 		return res, err
 	}
+	res.Output, res.Bytes = digest, body
 	res.Audit, res.AuditKinds = len(out.Audit), countKinds(out.Audit)
 	if err := e.Cache.Record(ctx, ing, digest, stagecache.Notes{Labels: labels, Audit: res.AuditKinds}); err != nil {
 		return res, e.fail(ctx, spec, err)
@@ -428,6 +425,27 @@ func (e *Env) ReadLastRun(ctx context.Context, subject, stageName string) (LastR
 	}
 	lr, err := artifact.Decode[LastRun](body)
 	return lr, err == nil, err
+}
+
+// storeAndAudit stores a core's output and appends its audit records side
+// by side: the two writes are independent, and at scale each is a large
+// share of a stage's frame (at 10,000 relations forge's output is megabytes
+// and its batch holds a note per candidate). Both finish before the cache
+// records the output and the ref moves, so a ref never points at an output
+// whose records are missing. When storing the output fails, the records of
+// the attempt stay in the log beside its failure; a rerun audits its own.
+func (e *Env) storeAndAudit(ctx context.Context, spec Spec, out Output) (digest string, body []byte, err error) {
+	audited := make(chan error, 1)
+	go func() { audited <- e.appendAudit(ctx, spec, out.Audit) }()
+	digest, body, putErr := e.putOutput(ctx, out)
+	auditErr := <-audited
+	if putErr != nil {
+		return "", nil, e.fail(ctx, spec, putErr)
+	}
+	if auditErr != nil {
+		return "", nil, auditErr
+	}
+	return digest, body, nil
 }
 
 func (e *Env) putOutput(ctx context.Context, out Output) (string, []byte, error) {

@@ -3,6 +3,7 @@ package stage_test
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -288,5 +289,43 @@ func TestMoveRef(t *testing.T) {
 	}
 	if got, _, _ := env.Store.GetRef(ctx, "subjects/optics/forge"); string(got) != "b" {
 		t.Fatalf("ref %q", got)
+	}
+}
+
+// The output and the audit batch are written side by side; when storing
+// the output fails, the stage fails, nothing is cached and the ref does
+// not move, and the attempt's records stay in the log. A later run that
+// stores its output moves the ref as usual.
+func TestFailedOutputMovesNoRef(t *testing.T) {
+	ctx := context.Background()
+	env, _ := newEnv(t)
+	spec := stage.Spec{Stage: "run", Version: "1", Subject: "optics"}
+	lost := errors.New("the events writer broke")
+	_, err := env.Run(ctx, spec, func(context.Context) (stage.Output, error) {
+		return stage.Output{
+			Write: func(io.Writer) error { return lost },
+			Audit: []audit.Record{{Kind: audit.KindRejection, ReasonCode: "user_path_unreachable", Key: "step 3"}},
+		}, nil
+	})
+	if !errors.Is(err, lost) {
+		t.Fatalf("failed output: %v", err)
+	}
+	if _, err := env.ResolveRef(ctx, "optics", "run"); exitcode.Of(err) != exitcode.NotFound {
+		t.Fatalf("ref moved to an output that was not stored: %v", err)
+	}
+	recs := auditOf(t, env, "optics", "run")
+	if len(recs) != 1 || recs[0].ReasonCode != "user_path_unreachable" {
+		t.Fatalf("audit after a failed output: %+v", recs)
+	}
+	c := &counting{}
+	res, err := env.Run(ctx, spec, c.core)
+	if err != nil || c.calls != 1 {
+		t.Fatalf("rerun: %d calls, %v", c.calls, err)
+	}
+	if got, _ := env.ResolveRef(ctx, "optics", "run"); got != res.Output {
+		t.Fatalf("ref %s, output %s", got, res.Output)
+	}
+	if n := len(auditOf(t, env, "optics", "run")); n != 2 {
+		t.Fatalf("%d audit records after the rerun, want the failed attempt's and the rerun's", n)
 	}
 }
