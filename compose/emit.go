@@ -2,8 +2,10 @@ package compose
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // maxKeyBytes bounds the written form of a mapping key. YAML readers only
@@ -19,7 +21,7 @@ const maxKeyBytes = 1000
 // (written as null). Floats and every other type are refused with a *Error of
 // kind KindUnsupportedValue; invalid UTF-8 with KindInvalidUTF8.
 func EmitYAML(v any) ([]byte, error) {
-	e := emitter{buf: make([]byte, 0, 4096)}
+	e := emitter{buf: make([]byte, 0, 4096), workers: runtime.GOMAXPROCS(0)}
 	if err := e.node(v, 0); err != nil {
 		return nil, err
 	}
@@ -39,17 +41,18 @@ type emitter struct {
 	done [][]byte
 	size int // bytes in done
 	keys []string
+	// workers is how many emitters may write the parts of a long list side
+	// by side (see splitList); the emitters of the parts write theirs alone.
+	workers int
 }
 
 // spill sets buf aside once it holds a chunk. It is called only between
 // list items, never inside a key, so key checks see one buffer.
 func (e *emitter) spill() {
-	if len(e.buf) < chunkBytes {
-		return
+	if len(e.buf) >= chunkBytes {
+		e.keep(e.buf)
+		e.buf = make([]byte, 0, 2*chunkBytes)
 	}
-	e.done = append(e.done, e.buf)
-	e.size += len(e.buf)
-	e.buf = make([]byte, 0, 2*chunkBytes)
 }
 
 // bytes joins the chunks and the current buffer.
@@ -132,13 +135,70 @@ func (e *emitter) mapping(m map[string]any, n int) error {
 
 // list writes a non-empty list with its dashes at indentation n.
 func (e *emitter) list(items []any, n int) error {
+	if e.workers > 1 && len(items) >= splitItems {
+		return e.splitList(items, n)
+	}
+	return e.items(items, 0, n)
+}
+
+// items writes items, the part of a list that starts at index first.
+func (e *emitter) items(items []any, first, n int) error {
 	for i, item := range items {
 		if err := e.item(item, n); err != nil {
-			return atIndex(err, i)
+			return atIndex(err, first+i)
 		}
 		e.spill()
 	}
 	return nil
+}
+
+// splitItems is the length from which a list is written in parts side by
+// side: a course's lists of concepts, relations, walks and dependencies
+// run to tens of thousands of items, and the YAML of one item never
+// depends on another's, so the parts, joined in order, are the bytes one
+// emitter writes.
+const splitItems = 2048
+
+// splitList writes a long list as e.workers parts, each by an emitter of
+// its own, and takes their chunks in order. The error is the first item's
+// in list order, as writing the items in turn would report.
+func (e *emitter) splitList(items []any, n int) error {
+	parts := make([]emitter, e.workers)
+	errs := make([]error, e.workers)
+	size := (len(items) + len(parts) - 1) / len(parts)
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := min(w*size, len(items)), min((w+1)*size, len(items))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w].buf = make([]byte, 0, 2*chunkBytes)
+			errs[w] = parts[w].items(items[lo:hi], lo, n)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	e.keep(e.buf)
+	for _, p := range parts {
+		for _, c := range p.done {
+			e.keep(c)
+		}
+		e.keep(p.buf)
+	}
+	e.buf = make([]byte, 0, 2*chunkBytes)
+	return nil
+}
+
+// keep adds c to the chunks done.
+func (e *emitter) keep(c []byte) {
+	if len(c) > 0 {
+		e.done = append(e.done, c)
+		e.size += len(c)
+	}
 }
 
 func (e *emitter) item(item any, n int) error {
