@@ -1,6 +1,9 @@
 package compile
 
 import (
+	"bytes"
+	"runtime"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -51,11 +54,21 @@ func fastParse(b []byte) (v any, ok bool) {
 
 // parseFast is fastParse without the recovery, for tests and fuzzing.
 func parseFast(b []byte) (any, bool) {
+	return parseSplit(b, runtime.GOMAXPROCS(0), splitItems)
+}
+
+// parseSplit is parseFast with workers parsers for the parts of any
+// sequence of splitAt items or more near the top.
+func parseSplit(b []byte, workers, splitAt int) (any, bool) {
 	if len(b) == 0 || b[len(b)-1] != '\n' {
 		return nil, false
 	}
-	p := fastParser{b: b, strs: make(map[string]any), recent: new([internSlots]interned)}
+	p := newFastParser(b, workers, splitAt)
 	return p.document()
+}
+
+func newFastParser(b []byte, workers, splitAt int) *fastParser {
+	return &fastParser{b: b, strs: make(map[string]any), recent: new([internSlots]interned), workers: workers, splitAt: splitAt}
 }
 
 const (
@@ -80,6 +93,11 @@ type fastParser struct {
 	// names seen a moment ago, found here without hashing into strs.
 	recent *[internSlots]interned
 	buf    []byte // scratch for escaped strings
+	// workers is how many parsers may read the parts of a long sequence
+	// side by side (see splitSequence); the parsers of the parts read
+	// theirs alone.
+	workers int
+	splitAt int // splitItems, but for tests
 }
 
 const internSlots = 1024
@@ -204,6 +222,11 @@ func (p *fastParser) inline() (any, bool) {
 
 // sequence reads a block sequence at column c from its first dash.
 func (p *fastParser) sequence(c int) ([]any, bool) {
+	if p.workers > 1 && p.depth <= splitDepth {
+		if starts, end := p.itemLines(c); len(starts) >= max(p.splitAt, 2) {
+			return p.splitSequence(c, starts, end)
+		}
+	}
 	var items []any
 	for {
 		v, ok := p.item(c)
@@ -470,4 +493,102 @@ func (p *fastParser) str(s []byte) any {
 	}
 	slot.s, slot.v = v.(string), v
 	return v
+}
+
+const (
+	// splitItems is the length from which a sequence is read in parts side
+	// by side: a course's lists of concepts, relations, walks and
+	// dependencies run to tens of thousands of items.
+	splitItems = 2048
+	// splitDepth: only sequences this near the top are looked at for
+	// splitting; the lists deeper down (an entry's sources) are short.
+	splitDepth = 3
+)
+
+// itemLines finds where the items of the sequence at column c, whose
+// first dash is at p.pos, begin: the lines of c spaces and a dash, up to
+// the first line indented less than c or holding anything but a dash at
+// c. Every line of an item's content is indented more than c (a nested
+// block sits at c+2), so an item runs from its line to the next; the
+// sequence ends at end, the start of the line after it (or the input's
+// end).
+func (p *fastParser) itemLines(c int) (starts []int, end int) {
+	starts = []int{p.pos - c}
+	i := p.pos
+	for {
+		nl := bytes.IndexByte(p.b[i:], '\n')
+		if nl < 0 {
+			return starts, len(p.b)
+		}
+		i += nl + 1
+		n := 0
+		for i+n < len(p.b) && p.b[i+n] == ' ' {
+			n++
+		}
+		switch {
+		case i == len(p.b) || n < c:
+			return starts, i
+		case n == c:
+			if !p.dashAt(i + c) {
+				return starts, i
+			}
+			starts = append(starts, i)
+		}
+	}
+}
+
+// splitSequence reads the sequence at column c whose items begin on the
+// lines starts and which ends at end, in p.workers parts side by side.
+// Each part is read by a parser of its own over the input cut at the
+// part's end, so it reads exactly what the one parser would have read
+// there: an item looks no further than its own lines and the indentation
+// of the line after it, and the cut ends the part as the next dash line
+// ends the item. A part that fails, or stops short of its end, fails the
+// whole.
+func (p *fastParser) splitSequence(c int, starts []int, end int) ([]any, bool) {
+	parts := make([][]any, p.workers)
+	ok := make([]bool, p.workers)
+	size := (len(starts) + p.workers - 1) / p.workers
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := min(w*size, len(starts)), min((w+1)*size, len(starts))
+		if lo == hi {
+			ok[w] = true
+			continue
+		}
+		stop := end
+		if hi < len(starts) {
+			stop = starts[hi]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok[w] = p.readPart(c, starts[lo], stop, &parts[w])
+		}()
+	}
+	wg.Wait()
+	items := make([]any, 0, len(starts))
+	for w := range parts {
+		if !ok[w] {
+			return nil, false
+		}
+		items = append(items, parts[w]...)
+	}
+	p.pos = end
+	return items, true
+}
+
+// readPart reads the items of the sequence at column c on the lines from
+// start up to stop.
+func (p *fastParser) readPart(c, start, stop int, items *[]any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	part := newFastParser(p.b[:stop], 1, 0)
+	part.pos, part.depth = start+c, p.depth
+	v, ok := part.sequence(c)
+	*items = v
+	return ok && part.pos == stop
 }

@@ -22,6 +22,11 @@ func sameAsYAML(t *testing.T, name string, b []byte) any {
 	if !ok {
 		t.Fatalf("%s: the fast path refused:\n%s", name, b)
 	}
+	for _, workers := range []int{2, 3} {
+		if split, ok := compile.FastParseSplit(b, workers, 2); !ok || !reflect.DeepEqual(split, fast) {
+			t.Fatalf("%s: read in %d parts: %v %#v; in one: %#v\n%s", name, workers, ok, split, fast, b)
+		}
+	}
 	slow, err := compile.ParseYAML(b)
 	if err != nil {
 		t.Fatalf("%s: yaml.v3 refused what the fast path took: %v\n%s", name, err, b)
@@ -266,10 +271,17 @@ func TestFastParseFallsBack(t *testing.T) {
 		"deep nesting":            deepYAML(maxDepthTest),
 		"key then dash":           "a: - b\n",
 		"mapping after list":      "- a\nb: c\n",
+		"blank line in a list":    "k:\n- a\n- b\n\n- c\n",
+		"item deeper than dash":   "k:\n- a\n - b\n- c\n",
+		"stray line after list":   "k:\n  - a\n  - b\n  - c\n x: 1\n",
 	} {
 		b := []byte(y)
 		if v, ok := compile.FastParse(b); ok {
 			t.Errorf("%s: the fast path took %q as %#v", name, y, v)
+			continue
+		}
+		if v, ok := compile.FastParseSplit(b, 3, 2); ok {
+			t.Errorf("%s: the fast path in parts took %q as %#v", name, y, v)
 			continue
 		}
 		got, err := compile.Parse(b)
@@ -301,6 +313,10 @@ func deepYAML(n int) string {
 func FuzzFastParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fast, ok := compile.FastParse(data)
+		split, splitOK := compile.FastParseSplit(data, 3, 2)
+		if splitOK != ok || !reflect.DeepEqual(split, fast) {
+			t.Fatalf("read in parts: %v %#v; in one: %v %#v\n%q", splitOK, split, ok, fast, data)
+		}
 		if !ok {
 			return
 		}
