@@ -50,10 +50,11 @@ func groupConcepts(cs []artifact.ConceptCandidate, ty *typing) []*conceptGroup {
 		term, def string
 		ok        bool
 	}
+	typed := typeAll(ty, cs, (*typing).wellFormedConcept)
 	index := make(map[gk]*conceptGroup, len(cs))
 	groups := make([]*conceptGroup, 0, len(cs))
-	for _, c := range cs {
-		term, why := ty.wellFormedConcept(c)
+	for i, c := range cs {
+		term, why := typed[i].norm, typed[i].why
 		k := gk{term, c.Definition, why == ""}
 		g := index[k]
 		if g == nil {

@@ -1,7 +1,9 @@
 package forge
 
 import (
+	"runtime"
 	"strconv"
+	"sync"
 
 	"formation/artifact"
 	"formation/relparse"
@@ -34,6 +36,53 @@ func (ty *typing) hasKey(s string) bool {
 		ty.keys[s] = ok
 	}
 	return ok
+}
+
+// typed is R1's answer for one candidate: the normal form of its triple
+// or term, and why it is not well typed ("" when it is).
+type typed[T any] struct {
+	norm T
+	why  string
+}
+
+// parallelTyping is the number of candidates from which typeAll shares
+// them out: R1 reads every claim back through the parsers, about two
+// thirds of forge's work on a large batch.
+const parallelTyping = 1024
+
+// typeAll is R1 (judge) of every candidate, in order. A large batch is cut
+// into GOMAXPROCS parts judged side by side, each part with a typing of its
+// own (a typing's caches are not safe to share); R1's answer depends on the
+// candidate and the vocabulary alone, so the parts' answers are those of
+// one typing.
+func typeAll[C, T any](ty *typing, cs []C, judge func(*typing, C) (T, string)) []typed[T] {
+	out := make([]typed[T], len(cs))
+	each := func(ty *typing, cs []C, out []typed[T]) {
+		for i, c := range cs {
+			out[i].norm, out[i].why = judge(ty, c)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(cs)/parallelTyping)
+	if workers < 2 {
+		each(ty, cs, out)
+		return out
+	}
+	size := (len(cs) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := min(w*size, len(cs)), min((w+1)*size, len(cs))
+		part := ty
+		if w > 0 {
+			part = newTyping(ty.vocab)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			each(part, cs[lo:hi], out[lo:hi])
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // userReads is the last step of R1: a user who types the claim as a course

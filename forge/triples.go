@@ -96,10 +96,11 @@ func groupTriples(cs []artifact.RelationCandidate, ty *typing) []*tripleGroup {
 		t  artifact.Triple
 		ok bool
 	}
+	typed := typeAll(ty, cs, (*typing).wellTyped)
 	index := make(map[gk]*tripleGroup, len(cs))
 	groups := make([]*tripleGroup, 0, len(cs))
-	for _, c := range cs {
-		t, why := ty.wellTyped(c)
+	for i, c := range cs {
+		t, why := typed[i].norm, typed[i].why
 		k := gk{t, why == ""}
 		g := index[k]
 		if g == nil {
