@@ -245,14 +245,29 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	// From here the plan is held once, as its payloads' bytes: the maps of
 	// a large plan take as much memory again.
 	payloads.DropMaps()
-	planDigest, err := stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
-		return artifact.WritePlan(w, in.Plan, payloads)
-	})
-	if err != nil {
-		return ranCourse{}, err
+	// The plan is stored while the runtime's knowledge is built and the
+	// first steps run: nothing in the passes waits for it, and at 10,000
+	// relations writing it was a serial twentieth of a second. Both only
+	// read the plan. A failed write stops the passes.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	type storedPlan struct {
+		digest string
+		err    error
 	}
+	planDone := make(chan storedPlan, 1)
+	plan := in.Plan
+	go func() {
+		d, err := stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
+			return artifact.WritePlan(w, plan, payloads)
+		})
+		if err != nil {
+			cancel(err)
+		}
+		planDone <- storedPlan{d, err}
+	}()
 	rec := artifact.RunRecord{CourseID: in.Course.CourseID, CourseObject: courseDigest, CourseSHA256: in.Course.CourseSHA256,
-		PlanObject: planDigest, PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
+		PlanSHA256: in.Plan.PlanSHA256, SchemaVersion: artifact.SchemaVersion}
 	done, total := int64(0), int64(2*len(in.Plan.Steps))
 	opts := run.Options{Jobs: p.jobs(), Payloads: &payloads, OnStep: func() {
 		done++
@@ -274,9 +289,14 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 		passes, err = drive(ctx, handed, loaded, opts)
 		return err
 	})
+	stored := <-planDone
+	if stored.err != nil {
+		return ranCourse{}, stored.err
+	}
 	if err != nil {
 		return ranCourse{}, err
 	}
+	rec.PlanObject = stored.digest
 	for _, ps := range passes {
 		rec.Runs = append(rec.Runs, ps.Output)
 	}

@@ -1,13 +1,18 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"formation/artifact"
+	"formation/internal/exitcode"
 	"formation/stage"
+	"formation/store"
 )
 
 // The run stage's record and its events object are the same objects for
@@ -84,5 +89,44 @@ func TestRatifyWithoutThePlanObject(t *testing.T) {
 	}
 	if reports[0] != reports[1] {
 		t.Fatalf("reports differ: %s with the stored plan, %s compiled again", reports[0], reports[1])
+	}
+}
+
+// planFailingStore fails storing any object that is a plan (its canonical
+// bytes hold plan_sha256 and steps but no runs): the run stage stores the
+// plan while the passes run.
+type planFailingStore struct {
+	store.Store
+	err error
+}
+
+func (s planFailingStore) PutReader(ctx context.Context, r io.Reader) (string, int64, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return "", 0, err
+	}
+	if bytes.Contains(b, []byte(`"plan_sha256":`)) && bytes.Contains(b, []byte(`"steps":[`)) && !bytes.Contains(b, []byte(`"runs":`)) {
+		return "", 0, s.err
+	}
+	return s.Store.PutReader(ctx, bytes.NewReader(b))
+}
+
+// A plan that cannot be stored fails the run stage with the store's error,
+// though the passes were under way, and the run's ref does not move.
+func TestRunFailsWhenThePlanCannotBeStored(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, syntheticBundle(300))
+	for _, st := range []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose} {
+		if _, err := st(ctx, microSubject); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lost := errors.New("disk full while storing the plan")
+	f.p.Env.Store = planFailingStore{Store: f.p.Env.Store, err: lost}
+	if _, err := f.p.Run(ctx, microSubject); !errors.Is(err, lost) {
+		t.Fatalf("run with a plan that cannot be stored: %v", err)
+	}
+	if _, err := f.p.Env.ResolveRef(ctx, microSubject, "run"); exitcode.Of(err) != exitcode.NotFound {
+		t.Fatalf("the run ref moved: %v", err)
 	}
 }
