@@ -105,18 +105,31 @@ func Neg(a MV) MV { return Scale(a, -1) }
 // Mul is the geometric product a·b. Terms are accumulated with i (the index
 // into a) in the outer loop and j in the inner loop, both ascending, and exact
 // zeros are skipped, so the floating-point result is reproducible bit for bit.
+//
+// The non-zero coefficients of b are gathered once, in ascending order, so
+// the inner loop visits only them: the terms and their order are the same
+// as skipping b's zeros on every pass (TestMulMatchesDenseLoop). The states
+// and rotors the runtime multiplies are even (half their coefficients are
+// zero) or sparser.
 func Mul(a, b MV) MV {
 	var r MV
+	var nz [Size]uint8
+	var vals [Size]float64
+	n := 0
+	for j, bj := range b {
+		if bj == 0 {
+			continue
+		}
+		nz[n], vals[n] = uint8(j), bj
+		n++
+	}
 	for i, ai := range a {
 		if ai == 0 {
 			continue
 		}
 		idx, sgn := &tables.product[i], &tables.sign[i]
-		for j, bj := range b {
-			if bj == 0 {
-				continue
-			}
-			r[idx[j]] += sgn[j] * ai * bj
+		for k, j := range nz[:n] {
+			r[idx[j]] += sgn[j] * ai * vals[k]
 		}
 	}
 	return r
