@@ -56,11 +56,13 @@ func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
 	named := -1      // where the sentence before named the system's governance, as a token index of the turn
 	var all []string // the turn's tokens
-	for _, sentence := range splitSentences(folded) {
+	for k, sentence := range splitSentences(folded) {
 		toks := g.read(text.Tokenize(sentence))
 		all = append(all, toks...)
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
-		f, ok := signal.Next(toks)
+		// The gate's reading of the same sentence from the same state, when
+		// it read one.
+		f, ok := lean.Next(input, &signal, k, toks)
 		here := -1 // where this sentence names it; the signal's own reading says whether to look
 		if signal.Named() {
 			if k := override.NamedGovernance(toks); k >= 0 {

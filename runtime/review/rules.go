@@ -115,7 +115,7 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 		if k+1 < len(t.starts) {
 			end = t.starts[k+1]
 		}
-		f, ok := sc.Next(t.w[start:end])
+		f, ok := t.lean.Next(t.text, &sc, k, t.w[start:end])
 		if !ok {
 			named = append(named, sc.Named())
 			continue
@@ -153,7 +153,7 @@ func (g *Gate) weakOverride(t words) (string, bool) {
 		if kept {
 			namedHere = t.signal.named[k]
 		} else {
-			if _, ok := sc.Next(toks); ok {
+			if _, ok := t.lean.Next(t.text, &sc, k, toks); ok {
 				return "", false // the signal's own reading; overrideSignal would have fired
 			}
 			namedHere = sc.Named()

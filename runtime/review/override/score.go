@@ -68,6 +68,11 @@ type Lean struct {
 	done bool
 	lean bool
 	top  []string
+
+	// scanned is the text whose sentences steps records (Next).
+	scanned string
+	steps   []scanStep
+	reread  int
 }
 
 // Of is Leans(s), remembered for the last s. Callers must not modify the
