@@ -144,7 +144,7 @@ func TestJoinSpelled(t *testing.T) {
 // The ASCII tokenizer and the shortcut for normal keys give what the
 // general paths give.
 func FuzzFastPaths(f *testing.F) {
-	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c"} {
+	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -152,6 +152,12 @@ func FuzzFastPaths(f *testing.F) {
 			if got, want := tokenizeASCII(s), tokenizeRunes(s); !reflect.DeepEqual(got, want) {
 				t.Fatalf("tokenizeASCII(%q) = %q, tokenizeRunes %q", s, got, want)
 			}
+			if n, toks := countASCIITokens(s), tokenizeASCII(s); n != len(toks) {
+				t.Fatalf("countASCIITokens(%q) = %d, tokenizeASCII finds %d", s, n, len(toks))
+			}
+		}
+		if got, want := RelationWords(s), relationWordsSplit(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("RelationWords(%q) = %q, splitting every token %q", s, got, want)
 		}
 		if normalKey(s) {
 			if want := strings.Join(expandTokens(RelationWords(s)), " "); want != s {
@@ -159,4 +165,18 @@ func FuzzFastPaths(f *testing.F) {
 			}
 		}
 	})
+}
+
+// relationWordsSplit is RelationWords as it was before tokens without an
+// underscore were taken whole: every token split at "_".
+func relationWordsSplit(s string) []string {
+	var out []string
+	for _, tok := range Tokenize(s) {
+		for _, w := range strings.Split(tok, "_") {
+			if w != "" {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
