@@ -351,3 +351,33 @@ func TestMulMatchesDenseLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestSandwichIsTwoProducts holds Sandwich bit for bit equal to the two
+// products it stands for, over plane rotors, even and dense operands and
+// signed zeros.
+func TestSandwichIsTwoProducts(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	planes := EuclideanPlanes()
+	for n := 0; n < 2000; n++ {
+		var v MV
+		switch n % 3 {
+		case 0:
+			v, _ = PlaneRotor(planes[n%6], rng.Float64()*6-3)
+		case 1:
+			v = Add(GradeProject(randomMV(rng), 0), GradeProject(randomMV(rng), 2))
+			v[n%32] = math.Copysign(0, -1)
+		default:
+			v = randomMV(rng)
+		}
+		f := randomMV(rng)
+		if n%2 == 0 {
+			f = Add(GradeProject(f, 0), Add(GradeProject(f, 2), GradeProject(f, 4)))
+		}
+		got, want := Sandwich(v, f), mulDense(mulDense(v, f), Reverse(v))
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("case %d: Sandwich[%d] = %v, two products %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}

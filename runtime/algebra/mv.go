@@ -113,26 +113,48 @@ func Neg(a MV) MV { return Scale(a, -1) }
 // zero) or sparser.
 func Mul(a, b MV) MV {
 	var r MV
-	var nz [Size]uint8
-	var vals [Size]float64
+	var g gathered
+	g.of(&b)
+	g.mulInto(&r, &a)
+	return r
+}
+
+// gathered is a multivector's non-zero coefficients, in ascending index
+// order: their indices and their values.
+type gathered struct {
+	n    int
+	idx  [Size]uint8
+	vals [Size]float64
+}
+
+// of gathers b's non-zero coefficients (an exact zero of either sign is
+// skipped, as Mul skips it).
+func (g *gathered) of(b *MV) {
 	n := 0
-	for j, bj := range b {
-		if bj == 0 {
-			continue
+	for j := range b {
+		if bj := b[j]; bj != 0 {
+			g.idx[n], g.vals[n] = uint8(j), bj
+			n++
 		}
-		nz[n], vals[n] = uint8(j), bj
-		n++
 	}
-	for i, ai := range a {
+	g.n = n
+}
+
+// mulInto adds a·g to r, which the caller has zeroed: for each non-zero
+// a[i], ascending, each term of g, ascending.
+func (g *gathered) mulInto(r, a *MV) {
+	idxs, vals := g.idx[:g.n], g.vals[:g.n]
+	for i := range a {
+		ai := a[i]
 		if ai == 0 {
 			continue
 		}
-		idx, sgn := &tables.product[i], &tables.sign[i]
-		for k, j := range nz[:n] {
-			r[idx[j]] += sgn[j] * ai * vals[k]
+		prod, sgn := &tables.product[i], &tables.sign[i]
+		for k, j := range idxs {
+			j &= Size - 1 // always so; the mask spares the bounds checks
+			r[prod[j]&(Size-1)] += sgn[j] * ai * vals[k]
 		}
 	}
-	return r
 }
 
 // Reverse is ~a: the grade-2 and grade-3 coefficients change sign.
@@ -226,7 +248,19 @@ func Closed(a MV) bool { return VersorCondition(a) < ClosureBound }
 
 // Sandwich is v·f·~v. It applies the versor v to f and returns the product as
 // computed: nothing is unitised, projected or replaced afterwards.
-func Sandwich(v, f MV) MV { return Mul(Mul(v, f), Reverse(v)) }
+//
+// It computes Mul(Mul(v, f), Reverse(v)) term for term, without copying
+// the operands between the products (TestSandwichIsTwoProducts).
+func Sandwich(v, f MV) MV {
+	var g gathered
+	var vf, r MV
+	g.of(&f)
+	g.mulInto(&vf, &v)
+	rv := Reverse(v)
+	g.of(&rv)
+	g.mulInto(&r, &vf)
+	return r
+}
 
 // IsFinite reports whether every coefficient is a finite number.
 func IsFinite(a MV) bool {
