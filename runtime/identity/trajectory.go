@@ -53,7 +53,7 @@ func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
-	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
+	folded := override.InnerDots(text.JoinHyphenated(lean.Spelled(input), g.known))
 	named := -1      // where the sentence before named the system's governance, as a token index of the turn
 	var all []string // the turn's tokens
 	for k, sentence := range splitSentences(folded) {

@@ -166,7 +166,7 @@ func (g *Gate) ReviewLean(utterance string, lean *override.Lean) Outcome {
 func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
 
 func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
-	t := g.normalize(text)
+	t := g.normalizeLean(text, lean)
 	t.lean, t.signal = lean, &signalReading{}
 	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
@@ -226,12 +226,18 @@ func (g *Gate) Normalize(s string) []string { return g.normalize(s).w }
 // normalize is Normalize with the clause boundaries and capitals kept. It
 // copies the text only when there is something to fold or join, because it
 // runs on every turn.
-func (g *Gate) normalize(s string) words {
+func (g *Gate) normalize(s string) words { return g.normalizeLean(s, nil) }
+
+// normalizeLean is normalize with the folded, spelled-out reading of an
+// ASCII text taken from (or left in) lean, which the scorer and the
+// identity check read the turn from as well.
+func (g *Gate) normalizeLean(s string, lean *override.Lean) words {
 	orig := s
-	if !text.IsASCII(s) {
-		s = g.fold.Replace(s)
+	if text.IsASCII(s) {
+		s = lean.Spelled(s)
+	} else {
+		s = text.JoinSpelled(override.Fold(g.fold.Replace(s))) // its own folding first: not the others' reading
 	}
-	s = text.JoinSpelled(override.Fold(s))
 	s = text.JoinHyphenated(s, g.known)
 	if strings.Contains(s, "e-") || strings.Contains(s, "E-") {
 		s = joinRePrefix(s)

@@ -1,6 +1,10 @@
 package override
 
-import "slices"
+import (
+	"slices"
+
+	"formation/runtime/text"
+)
 
 // scanStep is one sentence a Scanner read through a Lean: the scanner's
 // state before it, the tokens, what Next reported and the state after.
@@ -46,3 +50,16 @@ func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool)
 // Reread is how many sentences Next took from the record instead of
 // scanning them again.
 func (l *Lean) Reread() int { return l.reread }
+
+// Spelled is text.JoinSpelled(Fold(s)), remembered for the last s: the
+// gate, the word scorer and the identity check each start their reading of
+// a turn from it. A nil *Lean computes it every time.
+func (l *Lean) Spelled(s string) string {
+	if l == nil {
+		return text.JoinSpelled(Fold(s))
+	}
+	if !l.spelledDone || l.spelledIn != s {
+		l.spelledIn, l.spelledOut, l.spelledDone = s, text.JoinSpelled(Fold(s)), true
+	}
+	return l.spelledOut
+}
