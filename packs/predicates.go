@@ -38,6 +38,11 @@ func notChecked(reason string) SafetyCheckResult {
 	return SafetyCheckResult{Upheld: true, RuntimeCheckable: false, Reason: reason}
 }
 
+// sprintE6 is fmt.Sprintf("%.6e", v), written by strconv without fmt's
+// machinery: the same text for every value, infinities and NaN included
+// (TestSprintE6IsPrintf).
+func sprintE6(v float64) string { return strconv.FormatFloat(v, 'e', 6, 64) }
+
 // closureBoundText is algebra.ClosureBound as preserveVersorClosure prints
 // it, formatted once.
 var closureBoundText = fmt.Sprintf("%.6e", algebra.ClosureBound)
@@ -48,7 +53,7 @@ func preserveVersorClosure(e SafetyContext) SafetyCheckResult {
 	if !e.HasFieldState {
 		return notChecked("no committed field state supplied")
 	}
-	vc := fmt.Sprintf("%.6e", e.VersorCondition)
+	vc := sprintE6(e.VersorCondition)
 	limit := closureBoundText
 	r := SafetyCheckResult{
 		Upheld:           e.VersorCondition < algebra.ClosureBound,
