@@ -353,8 +353,8 @@ func TestMulMatchesDenseLoop(t *testing.T) {
 }
 
 // TestSandwichIsTwoProducts holds Sandwich bit for bit equal to the two
-// products it stands for, over plane rotors, even and dense operands and
-// signed zeros.
+// products it stands for, over plane rotors, even and dense operands, signed
+// zeros, infinities and NaN.
 func TestSandwichIsTwoProducts(t *testing.T) {
 	rng := rand.New(rand.NewSource(13))
 	planes := EuclideanPlanes()
@@ -372,6 +372,14 @@ func TestSandwichIsTwoProducts(t *testing.T) {
 		f := randomMV(rng)
 		if n%2 == 0 {
 			f = Add(GradeProject(f, 0), Add(GradeProject(f, 2), GradeProject(f, 4)))
+		}
+		switch n % 50 {
+		case 7:
+			v[n%32] = math.Inf(1 - 2*(n%2))
+		case 11:
+			v[(n+3)%32] = math.NaN()
+		case 13:
+			f[n%32] = math.Inf(-1)
 		}
 		got, want := Sandwich(v, f), mulDense(mulDense(v, f), Reverse(v))
 		for i := range got {

@@ -251,14 +251,29 @@ func Closed(a MV) bool { return VersorCondition(a) < ClosureBound }
 //
 // It computes Mul(Mul(v, f), Reverse(v)) term for term, without copying
 // the operands between the products (TestSandwichIsTwoProducts).
+//
+// v is gathered once: its non-zeros, ascending, are the outer loop of the
+// first product, and times their reversion signs they are ~v's, the inner
+// loop of the second (a coefficient and its reverse are zero together).
 func Sandwich(v, f MV) MV {
-	var g gathered
+	var gv, gf gathered
 	var vf, r MV
-	g.of(&f)
-	g.mulInto(&vf, &v)
-	rv := Reverse(v)
-	g.of(&rv)
-	g.mulInto(&r, &vf)
+	gv.of(&v)
+	gf.of(&f)
+	idxs, vals := gf.idx[:gf.n], gf.vals[:gf.n]
+	for k, i := range gv.idx[:gv.n] {
+		ai := gv.vals[k]
+		i &= Size - 1
+		prod, sgn := &tables.product[i], &tables.sign[i]
+		for m, j := range idxs {
+			j &= Size - 1
+			vf[prod[j]&(Size-1)] += sgn[j] * ai * vals[m]
+		}
+	}
+	for k, j := range gv.idx[:gv.n] {
+		gv.vals[k] *= tables.rev[j&(Size-1)] // Reverse's product, coefficient by coefficient
+	}
+	gv.mulInto(&r, &vf)
 	return r
 }
 
