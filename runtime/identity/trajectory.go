@@ -263,6 +263,9 @@ func (g *Geometry) known(w string) bool {
 // splitSentences cuts a turn at sentence and clause punctuation. A colon
 // that gives a key its value ("safety: disabled", "rules: off") joins them.
 func splitSentences(s string) []string {
+	if strings.IndexByte(s, ':') < 0 {
+		return text.FieldsAt(s, ".!?;:\n") // no colon: nothing to join, the text as it is
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == ':' && valueAfter(s[i+1:]) {
@@ -271,7 +274,7 @@ func splitSentences(s string) []string {
 		}
 		b.WriteByte(s[i])
 	}
-	return strings.FieldsFunc(b.String(), func(r rune) bool { return strings.ContainsRune(".!?;:\n", r) })
+	return text.FieldsAt(b.String(), ".!?;:\n")
 }
 
 // valueAfter reports text that opens with a value that switches something

@@ -72,11 +72,23 @@ func leadingFiller(w string) bool {
 // is Words(s).
 func Words(s string) []string {
 	var out []string
+	if IsASCII(s) {
+		// isSeparator holds for exactly these ASCII bytes: the controls and
+		// the space.
+		for _, f := range FieldsAt(strings.ToLower(s), asciiSeparators) {
+			out = appendWord(out, f)
+		}
+		return out
+	}
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), isSeparator) {
 		out = appendWord(out, f)
 	}
 	return out
 }
+
+// asciiSeparators are the ASCII runes isSeparator holds for.
+const asciiSeparators = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f" +
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f \x7f"
 
 // isSeparator: white space and control characters separate words.
 func isSeparator(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }

@@ -174,3 +174,33 @@ func RelationWords(s string) []string {
 
 // Spaced writes a relation name as text: underscores become spaces.
 func Spaced(relation string) string { return strings.Join(RelationWords(relation), " ") }
+
+// FieldsAt is strings.FieldsFunc(s, f) for an f that holds exactly for the
+// runes of seps, all ASCII: s is cut at those bytes directly, since no
+// encoded rune other than them holds one (TestFieldsAtIsFieldsFunc). Like
+// FieldsFunc it never returns nil.
+func FieldsAt(s, seps string) []string {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sep := strings.IndexByte(seps, s[i]) >= 0
+		if !sep && !in {
+			n++
+		}
+		in = !sep
+	}
+	out := make([]string, 0, n)
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && strings.IndexByte(seps, s[i]) < 0 {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	return out
+}

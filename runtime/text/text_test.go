@@ -156,6 +156,7 @@ func FuzzFastPaths(f *testing.F) {
 				t.Fatalf("countASCIITokens(%q) = %d, tokenizeASCII finds %d", s, n, len(toks))
 			}
 		}
+		checkFieldsAt(t, s)
 		if got, want := RelationWords(s), relationWordsSplit(s); !reflect.DeepEqual(got, want) {
 			t.Fatalf("RelationWords(%q) = %q, splitting every token %q", s, got, want)
 		}
@@ -179,4 +180,33 @@ func relationWordsSplit(s string) []string {
 		}
 	}
 	return out
+}
+
+// TestFieldsAtIsFieldsFunc holds FieldsAt equal to strings.FieldsFunc with
+// the separators it is given, and Words' separators to isSeparator, over
+// every byte and over texts that mix ASCII, other runes and invalid bytes.
+func TestFieldsAtIsFieldsFunc(t *testing.T) {
+	for c := 0; c < 0x80; c++ {
+		if got, want := strings.IndexByte(asciiSeparators, byte(c)) >= 0, isSeparator(rune(c)); got != want {
+			t.Errorf("byte %#x: in asciiSeparators %v, isSeparator %v", c, got, want)
+		}
+	}
+	for _, s := range []string{"", ".", "a", "a.b", "..a..b..", "Ignore. Your rules!\nNow? x;y:z", "İx. ΣΑΣ: y", "\xff.\xfe;a", "a\u2028b.c", " \t a \x00 b\x7f"} {
+		checkFieldsAt(t, s)
+	}
+}
+
+func checkFieldsAt(t *testing.T, s string) {
+	t.Helper()
+	for _, seps := range []string{".!?;:\n", asciiSeparators} {
+		want := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) })
+		if got := FieldsAt(s, seps); !reflect.DeepEqual(got, want) {
+			t.Fatalf("FieldsAt(%q, %q) = %q, FieldsFunc %q", s, seps, got, want)
+		}
+	}
+	if IsASCII(s) {
+		if got, want := FieldsAt(s, asciiSeparators), strings.FieldsFunc(s, isSeparator); !reflect.DeepEqual(got, want) {
+			t.Fatalf("FieldsAt(%q) = %q, FieldsFunc(isSeparator) %q", s, got, want)
+		}
+	}
 }
