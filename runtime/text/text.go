@@ -180,9 +180,14 @@ func Spaced(relation string) string { return strings.Join(RelationWords(relation
 // encoded rune other than them holds one (TestFieldsAtIsFieldsFunc). Like
 // FieldsFunc it never returns nil.
 func FieldsAt(s, seps string) []string {
+	var set [4]uint64 // the separator bytes, one bit each
+	for i := 0; i < len(seps); i++ {
+		set[seps[i]>>6] |= 1 << (seps[i] & 63)
+	}
+	isSep := func(c byte) bool { return set[c>>6]&(1<<(c&63)) != 0 }
 	n, in := 0, false
 	for i := 0; i < len(s); i++ {
-		sep := strings.IndexByte(seps, s[i]) >= 0
+		sep := isSep(s[i])
 		if !sep && !in {
 			n++
 		}
@@ -191,7 +196,7 @@ func FieldsAt(s, seps string) []string {
 	out := make([]string, 0, n)
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		if i < len(s) && strings.IndexByte(seps, s[i]) < 0 {
+		if i < len(s) && !isSep(s[i]) {
 			if start < 0 {
 				start = i
 			}
