@@ -125,7 +125,29 @@ type Gate struct {
 	extra       map[string]bool
 	// Every inflection of the directive verbs, mapped to its base form.
 	changeForms, phrasalForms, adoptForms, actForms, speakForms map[string]string
-	rules                                                       []rule
+	// verbs is the five form maps in one: a word's entry in each, read with
+	// one lookup where a rule asks several of them about the same word.
+	verbs map[string]verbForm
+	rules []rule
+}
+
+// verbForm is a word's base form in each of the gate's verb-form maps
+// ("" where it is none of that map's), and whether changeForms holds it.
+type verbForm struct {
+	change, phrasal, adopt, act, speak string
+	isChange                           bool
+}
+
+// newVerbs merges the form maps into one keyed by every word of any.
+func (g *Gate) newVerbs() map[string]verbForm {
+	out := map[string]verbForm{}
+	for _, m := range []map[string]string{g.changeForms, g.phrasalForms, g.adoptForms, g.actForms, g.speakForms} {
+		for w := range m {
+			c, isChange := g.changeForms[w]
+			out[w] = verbForm{change: c, isChange: isChange, phrasal: g.phrasalForms[w], adopt: g.adoptForms[w], act: g.actForms[w], speak: g.speakForms[w]}
+		}
+	}
+	return out
 }
 
 // NewGate returns a gate that also treats the given words (e.g. axis ids such
@@ -143,6 +165,7 @@ func NewGate(extraTargets ...string) *Gate {
 			g.extra[w] = true
 		}
 	}
+	g.verbs = g.newVerbs()
 	g.rules = g.newRules()
 	return g
 }
@@ -325,8 +348,11 @@ func (g *Gate) unleet(tok string) string {
 
 // known reports one of the gate's words, in any inflection of its verbs.
 func (g *Gate) known(w string) bool {
-	return g.lex.vocabulary[w] || override.Known(w) || g.changeForms[w] != "" || g.phrasalForms[w] != "" || g.adoptForms[w] != "" ||
-		g.actForms[w] != "" || g.speakForms[w] != ""
+	if g.lex.vocabulary[w] || override.Known(w) {
+		return true
+	}
+	v := g.verbs[w]
+	return v.change != "" || v.phrasal != "" || v.adopt != "" || v.act != "" || v.speak != ""
 }
 
 // joinRePrefix joins "re-" to the word it prefixes, in any case.
