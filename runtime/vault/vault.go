@@ -15,7 +15,7 @@
 package vault
 
 import (
-	"sort"
+	"slices"
 
 	"formation/runtime/algebra"
 	"formation/runtime/epistemic"
@@ -82,7 +82,14 @@ func (v *Vault) Recall(q algebra.MV, topK int, min epistemic.Status) []Hit {
 		}
 		keys = append(keys, hitKey{Index: i, Score: algebra.ScalarProduct(q, e.Versor), Exact: e.Versor == q})
 	}
-	sort.SliceStable(keys, func(a, b int) bool { return before(keys[a], keys[b]) })
+	slices.SortStableFunc(keys, func(a, b hitKey) int {
+		// Only "a before b" is asked (< 0): sort.SliceStable's comparisons,
+		// and the same insertion and merge steps, without its reflection.
+		if before(a, b) {
+			return -1
+		}
+		return 0
+	})
 	if len(keys) > topK {
 		keys = keys[:topK]
 	}
