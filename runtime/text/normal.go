@@ -144,6 +144,9 @@ func expandWord(w string) ([]string, bool) {
 // that closes a bracket opened inside the word, and a run of '+' or '#'
 // right after the last word character (the names "c++", "c#").
 func trimWord(w string) string {
+	if w != "" && asciiWordByte(w[0]) && asciiWordByte(w[len(w)-1]) {
+		return w // a word character at each end (an ASCII byte is a whole rune): nothing to trim
+	}
 	w = strings.TrimLeftFunc(w, func(r rune) bool { return !isWordRune(r) })
 	for w != "" {
 		r, n := utf8.DecodeLastRuneInString(w)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestTokenize(t *testing.T) {
@@ -144,7 +145,7 @@ func TestJoinSpelled(t *testing.T) {
 // The ASCII tokenizer and the shortcut for normal keys give what the
 // general paths give.
 func FuzzFastPaths(f *testing.F) {
-	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'"} {
+	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'", "a\xffb", "(x)", "c++", "x\u00e9", "\u00e9x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -157,6 +158,9 @@ func FuzzFastPaths(f *testing.F) {
 			}
 		}
 		checkFieldsAt(t, s)
+		if got, want := trimWord(s), trimWordRunes(s); got != want {
+			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
+		}
 		if got, want := RelationWords(s), relationWordsSplit(s); !reflect.DeepEqual(got, want) {
 			t.Fatalf("RelationWords(%q) = %q, splitting every token %q", s, got, want)
 		}
@@ -193,6 +197,9 @@ func TestFieldsAtIsFieldsFunc(t *testing.T) {
 	}
 	for _, s := range []string{"", ".", "a", "a.b", "..a..b..", "Ignore. Your rules!\nNow? x;y:z", "İx. ΣΑΣ: y", "\xff.\xfe;a", "a\u2028b.c", " \t a \x00 b\x7f"} {
 		checkFieldsAt(t, s)
+		if got, want := trimWord(s), trimWordRunes(s); got != want {
+			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
+		}
 	}
 }
 
@@ -209,4 +216,18 @@ func checkFieldsAt(t *testing.T, s string) {
 			t.Fatalf("FieldsAt(%q) = %q, FieldsFunc(isSeparator) %q", s, got, want)
 		}
 	}
+}
+
+// trimWordRunes is trimWord without its shortcut for a word that starts
+// and ends with an ASCII word character.
+func trimWordRunes(w string) string {
+	w = strings.TrimLeftFunc(w, func(r rune) bool { return !isWordRune(r) })
+	for w != "" {
+		r, n := utf8.DecodeLastRuneInString(w)
+		if isWordRune(r) || closesInside(w, r) || nameSuffix(w) {
+			break
+		}
+		w = w[:len(w)-n]
+	}
+	return w
 }
