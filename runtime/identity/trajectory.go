@@ -220,6 +220,9 @@ func worse(a, b Score) bool {
 // verb ("re-define" → "redefine") and a possessive ("runtime's").
 func (g *Geometry) read(toks []string) []string {
 	out := toks[:0:0]
+	if len(toks) > 0 {
+		out = make([]string, 0, len(toks)) // never more words than tokens: one allocation
+	}
 	for i := 0; i < len(toks); i++ {
 		w := toks[i]
 		if w == "re" && i+1 < len(toks) && g.lex.push["re"+toks[i+1]] > 0 {

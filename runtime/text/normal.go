@@ -75,8 +75,13 @@ func Words(s string) []string {
 	if IsASCII(s) {
 		// isSeparator holds for exactly these ASCII bytes: the controls and
 		// the space.
-		for _, f := range FieldsAt(strings.ToLower(s), asciiSeparators) {
+		fields := FieldsAt(strings.ToLower(s), asciiSeparators)
+		out = make([]string, 0, len(fields)+2) // room for a contraction or two spelled out
+		for _, f := range fields {
 			out = appendWord(out, f)
+		}
+		if len(out) == 0 {
+			return nil // no words: nil, as when out grew word by word
 		}
 		return out
 	}

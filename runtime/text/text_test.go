@@ -158,6 +158,9 @@ func FuzzFastPaths(f *testing.F) {
 			}
 		}
 		checkFieldsAt(t, s)
+		if got, want := Words(s), wordsGrown(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Words(%q) = %q, growing word by word %q", s, got, want)
+		}
 		if got, want := trimWord(s), trimWordRunes(s); got != want {
 			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
 		}
@@ -197,6 +200,9 @@ func TestFieldsAtIsFieldsFunc(t *testing.T) {
 	}
 	for _, s := range []string{"", ".", "a", "a.b", "..a..b..", "Ignore. Your rules!\nNow? x;y:z", "İx. ΣΑΣ: y", "\xff.\xfe;a", "a\u2028b.c", " \t a \x00 b\x7f"} {
 		checkFieldsAt(t, s)
+		if got, want := Words(s), wordsGrown(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Words(%q) = %q, growing word by word %q", s, got, want)
+		}
 		if got, want := trimWord(s), trimWordRunes(s); got != want {
 			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
 		}
@@ -230,4 +236,14 @@ func trimWordRunes(w string) string {
 		w = w[:len(w)-n]
 	}
 	return w
+}
+
+// wordsGrown is Words as it was before the ASCII path: fields cut by
+// FieldsFunc, the result grown word by word.
+func wordsGrown(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), isSeparator) {
+		out = appendWord(out, f)
+	}
+	return out
 }
