@@ -121,7 +121,7 @@ func (c *SafetyCheck) CheckManifold(evidence SafetyContext, m *Manifold) (Safety
 	if m == nil {
 		return SafetyVerdict{}, &SafetyPackError{Reason: ReasonPackMissing, Detail: "safety check: no manifold composed"}
 	}
-	return c.CheckBoundaries(evidence, m.SafetyPackID(), m.BoundaryIDs()), nil
+	return c.CheckBoundaries(evidence, m.SafetyPackID(), m.boundaries), nil // sorted and unique, and only read
 }
 
 // CheckBoundaries judges the given boundaries (deduplicated, in code-point
@@ -187,7 +187,12 @@ func callPredicate(p Predicate, evidence SafetyContext) (r SafetyCheckResult) {
 	return p(evidence)
 }
 
+// sortedUnique returns ids sorted with repeats dropped: ids itself when it
+// is already so (callers only read the result), else a sorted copy.
 func sortedUnique(ids []string) []string {
+	if strictlyIncreasing(ids) {
+		return ids
+	}
 	out := append([]string(nil), ids...)
 	sort.Strings(out)
 	n := 0
@@ -198,4 +203,14 @@ func sortedUnique(ids []string) []string {
 		}
 	}
 	return out[:n]
+}
+
+// strictlyIncreasing reports ids in code-point order with no repeats.
+func strictlyIncreasing(ids []string) bool {
+	for i := 1; i < len(ids); i++ {
+		if ids[i-1] >= ids[i] {
+			return false
+		}
+	}
+	return true
 }

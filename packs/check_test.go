@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -336,6 +337,44 @@ func TestDefaultBoundaryIDs(t *testing.T) {
 		v := NewSafetyCheck().CheckBoundaries(SafetyContext{}, "p", []string{id})
 		if v.Results[0].Reason == "no predicate registered for boundary" {
 			t.Errorf("%s has no default predicate", id)
+		}
+	}
+}
+
+// TestNoFabricatedSourceReadsSortedAllowlistInPlace holds the reading of an
+// allowlist already in order (counted and searched in place) equal to the
+// reading of the same list shuffled and repeated (sorted, deduplicated and
+// hashed), and holds sortedUnique equal to a sort of a copy either way.
+func TestNoFabricatedSourceReadsSortedAllowlistInPlace(t *testing.T) {
+	shas := func(n, step int) []string {
+		var out []string
+		for i := 0; i < n; i++ {
+			out = append(out, strings.Repeat(string(rune('0'+(i*step)%10)), 8)+strings.Repeat(string(rune('a'+(i*step)%6)), 56))
+		}
+		return out
+	}
+	allowed := sortedUnique(shas(40, 3))
+	if !strictlyIncreasing(allowed) || len(allowed) < 10 {
+		t.Fatalf("fixture allowlist not sorted and unique: %d", len(allowed))
+	}
+	messy := append(slices.Clone(allowed), allowed[:7]...)
+	slices.Reverse(messy)
+	for _, cited := range [][]string{nil, allowed[:3], {allowed[5], allowed[1], allowed[5]}, shas(25, 7), append(shas(4, 1), "ffff")} {
+		fast := noFabricatedSource(SafetyContext{HasAllowlist: true, AllowedSourceSHAs: allowed, CitedSourceSHAs: cited})
+		slow := noFabricatedSource(SafetyContext{HasAllowlist: true, AllowedSourceSHAs: messy, CitedSourceSHAs: cited})
+		fb, _ := json.Marshal(fast)
+		sb, _ := json.Marshal(slow)
+		if string(fb) != string(sb) {
+			t.Errorf("cited %v:\nsorted allowlist   %s\nunsorted allowlist %s", cited, fb, sb)
+		}
+		if got := evidenceValues(fast, "allowed_count"); !slices.Equal(got, []string{strconv.Itoa(len(allowed))}) {
+			t.Errorf("allowed_count = %v, want %d", got, len(allowed))
+		}
+	}
+	for _, ids := range [][]string{nil, {"a"}, {"b", "a"}, {"a", "a"}, {"a", "b", "b", "c"}, allowed, messy} {
+		want := slices.Compact(slices.Sorted(slices.Values(ids)))
+		if got := sortedUnique(ids); !slices.Equal(got, want) {
+			t.Errorf("sortedUnique(%v) = %v, want %v", ids, got, want)
 		}
 	}
 }

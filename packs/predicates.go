@@ -2,6 +2,7 @@ package packs
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -37,14 +38,23 @@ func notChecked(reason string) SafetyCheckResult {
 	return SafetyCheckResult{Upheld: true, RuntimeCheckable: false, Reason: reason}
 }
 
+// sprintE6 is fmt.Sprintf("%.6e", v), written by strconv without fmt's
+// machinery: the same text for every value, infinities and NaN included
+// (TestSprintE6IsPrintf).
+func sprintE6(v float64) string { return strconv.FormatFloat(v, 'e', 6, 64) }
+
+// closureBoundText is algebra.ClosureBound as preserveVersorClosure prints
+// it, formatted once.
+var closureBoundText = fmt.Sprintf("%.6e", algebra.ClosureBound)
+
 // preserveVersorClosure: closed iff versor_condition < algebra.ClosureBound.
 // NaN compares false and so counts as a violation.
 func preserveVersorClosure(e SafetyContext) SafetyCheckResult {
 	if !e.HasFieldState {
 		return notChecked("no committed field state supplied")
 	}
-	vc := fmt.Sprintf("%.6e", e.VersorCondition)
-	limit := fmt.Sprintf("%.6e", algebra.ClosureBound)
+	vc := sprintE6(e.VersorCondition)
+	limit := closureBoundText
 	r := SafetyCheckResult{
 		Upheld:           e.VersorCondition < algebra.ClosureBound,
 		RuntimeCheckable: true,
@@ -64,21 +74,36 @@ func noFabricatedSource(e SafetyContext) SafetyCheckResult {
 		return notChecked("no source allowlist supplied")
 	}
 	cited := sortedUnique(e.CitedSourceSHAs)
+	// The runtime hands the same sorted allowlist to every turn: read it in
+	// place (its length is its distinct count, a binary search its set)
+	// rather than copy, sort and hash it each time.
+	inOrder := strictlyIncreasing(e.AllowedSourceSHAs)
+	allowedCount := len(e.AllowedSourceSHAs)
+	if !inOrder {
+		allowedCount = len(sortedUnique(e.AllowedSourceSHAs))
+	}
 	counts := []Evidence{
 		{"cited_count", strconv.Itoa(len(cited))},
-		{"allowed_count", strconv.Itoa(len(sortedUnique(e.AllowedSourceSHAs)))},
+		{"allowed_count", strconv.Itoa(allowedCount)},
 	}
 	if len(cited) == 0 {
 		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "no sources cited", Evidence: counts}
 	}
-	allowed := make(map[string]bool, len(e.AllowedSourceSHAs))
-	for _, sha := range e.AllowedSourceSHAs {
-		allowed[sha] = true
+	isAllowed := func(sha string) bool {
+		_, found := slices.BinarySearch(e.AllowedSourceSHAs, sha)
+		return found
+	}
+	if !inOrder {
+		allowed := make(map[string]bool, len(e.AllowedSourceSHAs))
+		for _, sha := range e.AllowedSourceSHAs {
+			allowed[sha] = true
+		}
+		isAllowed = func(sha string) bool { return allowed[sha] }
 	}
 	evidence := counts
 	fabricated := 0
 	for _, sha := range cited {
-		if !allowed[sha] {
+		if !isAllowed(sha) {
 			evidence = append(evidence, Evidence{"fabricated_source_sha", sha})
 			fabricated++
 		}

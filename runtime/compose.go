@@ -2,9 +2,12 @@ package runtime
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"sort"
+	"strconv"
 
+	"formation/canon"
 	"formation/runtime/admissibility"
 	"formation/runtime/epistemic"
 	"formation/runtime/knowledge"
@@ -298,13 +301,26 @@ func citedSHAs(cs []knowledge.Citation) []string {
 
 // claimID names the claim a turn asserted: the first 16 hex digits of the
 // SHA-256 of {head, relation, tail, negated, turn}.
+//
+// It writes the canonical JSON of that object directly (keys in byte
+// order) rather than through trace.Digest of a map: TestClaimIDIsDigest
+// holds the two equal.
 func claimID(c knowledge.Claim, turn int) string {
-	h, err := trace.Digest(map[string]any{"head": c.Key.Head, "relation": c.Key.Relation, "tail": c.Key.Tail,
-		"negated": c.Negated, "turn": turn})
-	if err != nil {
+	b := make([]byte, 0, 96+len(c.Key.Head)+len(c.Key.Relation)+len(c.Key.Tail))
+	var err error
+	if b, err = canon.AppendString(append(b, `{"head":`...), c.Key.Head); err != nil {
 		return ""
 	}
-	return h[:16]
+	b = strconv.AppendBool(append(b, `,"negated":`...), c.Negated)
+	if b, err = canon.AppendString(append(b, `,"relation":`...), c.Key.Relation); err != nil {
+		return ""
+	}
+	if b, err = canon.AppendString(append(b, `,"tail":`...), c.Key.Tail); err != nil {
+		return ""
+	}
+	b = append(strconv.AppendInt(append(b, `,"turn":`...), int64(turn), 10), '}')
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 func sha256Sum(s string) [32]byte { return sha256.Sum256([]byte(s)) }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"formation/packs"
 	"formation/runtime/identity"
@@ -11,6 +12,11 @@ import (
 )
 
 func formatCondition(v float64) string { return trace.FormatCondition(v) }
+
+// sprintF6 is fmt.Sprintf("%.6f", v), written by strconv without fmt's
+// machinery: the same text for every value, infinities and NaN included
+// (TestSprintF6IsPrintf).
+func sprintF6(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 
 // finish completes a turn: vault, measurements, safety, identity and the
 // trace hash.
@@ -48,7 +54,7 @@ func (s *Session) identity(ts *turnState) {
 		r.Flagged, r.IdentityScore = true, "n/a"
 		return
 	}
-	r.Identity, r.Flagged, r.IdentityScore = score, score.Flagged, fmt.Sprintf("%.6f", score.Score)
+	r.Identity, r.Flagged, r.IdentityScore = score, score.Flagged, sprintF6(score.Score)
 }
 
 // safety runs the safety check of every manifold boundary with this turn's

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"formation/canon"
+	"formation/runtime/review/override"
 )
 
 // FuzzTurn: no input makes a turn panic or break the response contract, and
@@ -40,6 +41,15 @@ func FuzzTurn(f *testing.F) {
 		}
 		if _, err := canon.Marshal(a); err != nil {
 			t.Fatalf("response is not canonical JSON: %v", err)
+		}
+		// The turn's shared reading (the gate's signal scans and folded text
+		// taken by the identity check) reads as each reader alone.
+		var shared override.Lean
+		gotOut, wantOut := fx.rt.gate.ReviewLean(in, &shared), fx.rt.gate.ReviewLean(in, nil)
+		gotScore, gotErr := fx.rt.geometry.CheckTurnLean(in, nil, &shared)
+		wantScore, wantErr := fx.rt.geometry.CheckTurnLean(in, nil, nil)
+		if gotOut != wantOut || !reflect.DeepEqual(gotScore, wantScore) || (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("shared reading differs: %+v %+v (%v), alone %+v %+v (%v)", gotOut, gotScore, gotErr, wantOut, wantScore, wantErr)
 		}
 	})
 }

@@ -42,8 +42,24 @@ func planeRotor(blade int, theta float64) algebra.MV {
 // positionRotor twists token k: cos θ_k + sin θ_k·e_B with θ_k = (k+1)·√3/10
 // and B the (k mod 6)-th Euclidean plane.
 func positionRotor(k int) algebra.MV {
+	if k < len(positionRotors) {
+		return positionRotors[k]
+	}
+	return computePositionRotor(k)
+}
+
+func computePositionRotor(k int) algebra.MV {
 	return planeRotor(algebra.EuclideanPlanes()[k%6], float64(k+1)*positionStep)
 }
+
+// positionRotors are the rotors of the first positions, computed once: every
+// prompt twists its first tokens by them. The table is never written after.
+var positionRotors = func() (t [64]algebra.MV) {
+	for k := range t {
+		t[k] = computePositionRotor(k)
+	}
+	return t
+}()
 
 // EncodePrompt is the holonomy encoding of a token sequence: the ordered
 // product of p_k·w_k·~p_k over tokens k, where w_k is the token's WordRotor

@@ -184,3 +184,13 @@ func BenchmarkEncodePrompt(b *testing.B) {
 		EncodePrompt(toks)
 	}
 }
+
+// TestPositionRotorTable holds the table of the first positions' rotors
+// equal to computing them, and the positions past it computed.
+func TestPositionRotorTable(t *testing.T) {
+	for k := 0; k < len(positionRotors)+10; k++ {
+		if got, want := positionRotor(k), computePositionRotor(k); got != want {
+			t.Fatalf("position %d: %v, computed %v", k, got, want)
+		}
+	}
+}

@@ -53,14 +53,16 @@ func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	index := 0
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
-	folded := override.InnerDots(text.JoinHyphenated(text.JoinSpelled(override.Fold(input)), g.known))
+	folded := override.InnerDots(text.JoinHyphenated(lean.Spelled(input), g.known))
 	named := -1      // where the sentence before named the system's governance, as a token index of the turn
 	var all []string // the turn's tokens
-	for _, sentence := range splitSentences(folded) {
+	for k, sentence := range splitSentences(folded) {
 		toks := g.read(text.Tokenize(sentence))
 		all = append(all, toks...)
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
-		f, ok := signal.Next(toks)
+		// The gate's reading of the same sentence from the same state, when
+		// it read one.
+		f, ok := lean.Next(input, &signal, k, toks)
 		here := -1 // where this sentence names it; the signal's own reading says whether to look
 		if signal.Named() {
 			if k := override.NamedGovernance(toks); k >= 0 {
@@ -218,6 +220,9 @@ func worse(a, b Score) bool {
 // verb ("re-define" → "redefine") and a possessive ("runtime's").
 func (g *Geometry) read(toks []string) []string {
 	out := toks[:0:0]
+	if len(toks) > 0 {
+		out = make([]string, 0, len(toks)) // never more words than tokens: one allocation
+	}
 	for i := 0; i < len(toks); i++ {
 		w := toks[i]
 		if w == "re" && i+1 < len(toks) && g.lex.push["re"+toks[i+1]] > 0 {
@@ -261,6 +266,9 @@ func (g *Geometry) known(w string) bool {
 // splitSentences cuts a turn at sentence and clause punctuation. A colon
 // that gives a key its value ("safety: disabled", "rules: off") joins them.
 func splitSentences(s string) []string {
+	if strings.IndexByte(s, ':') < 0 {
+		return text.FieldsAt(s, ".!?;:\n") // no colon: nothing to join, the text as it is
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == ':' && valueAfter(s[i+1:]) {
@@ -269,7 +277,7 @@ func splitSentences(s string) []string {
 		}
 		b.WriteByte(s[i])
 	}
-	return strings.FieldsFunc(b.String(), func(r rune) bool { return strings.ContainsRune(".!?;:\n", r) })
+	return text.FieldsAt(b.String(), ".!?;:\n")
 }
 
 // valueAfter reports text that opens with a value that switches something

@@ -125,7 +125,29 @@ type Gate struct {
 	extra       map[string]bool
 	// Every inflection of the directive verbs, mapped to its base form.
 	changeForms, phrasalForms, adoptForms, actForms, speakForms map[string]string
-	rules                                                       []rule
+	// verbs is the five form maps in one: a word's entry in each, read with
+	// one lookup where a rule asks several of them about the same word.
+	verbs map[string]verbForm
+	rules []rule
+}
+
+// verbForm is a word's base form in each of the gate's verb-form maps
+// ("" where it is none of that map's), and whether changeForms holds it.
+type verbForm struct {
+	change, phrasal, adopt, act, speak string
+	isChange                           bool
+}
+
+// newVerbs merges the form maps into one keyed by every word of any.
+func (g *Gate) newVerbs() map[string]verbForm {
+	out := map[string]verbForm{}
+	for _, m := range []map[string]string{g.changeForms, g.phrasalForms, g.adoptForms, g.actForms, g.speakForms} {
+		for w := range m {
+			c, isChange := g.changeForms[w]
+			out[w] = verbForm{change: c, isChange: isChange, phrasal: g.phrasalForms[w], adopt: g.adoptForms[w], act: g.actForms[w], speak: g.speakForms[w]}
+		}
+	}
+	return out
 }
 
 // NewGate returns a gate that also treats the given words (e.g. axis ids such
@@ -143,6 +165,7 @@ func NewGate(extraTargets ...string) *Gate {
 			g.extra[w] = true
 		}
 	}
+	g.verbs = g.newVerbs()
 	g.rules = g.newRules()
 	return g
 }
@@ -166,7 +189,7 @@ func (g *Gate) ReviewLean(utterance string, lean *override.Lean) Outcome {
 func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
 
 func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
-	t := g.normalize(text)
+	t := g.normalizeLean(text, lean)
 	t.lean, t.signal = lean, &signalReading{}
 	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
@@ -226,12 +249,18 @@ func (g *Gate) Normalize(s string) []string { return g.normalize(s).w }
 // normalize is Normalize with the clause boundaries and capitals kept. It
 // copies the text only when there is something to fold or join, because it
 // runs on every turn.
-func (g *Gate) normalize(s string) words {
+func (g *Gate) normalize(s string) words { return g.normalizeLean(s, nil) }
+
+// normalizeLean is normalize with the folded, spelled-out reading of an
+// ASCII text taken from (or left in) lean, which the scorer and the
+// identity check read the turn from as well.
+func (g *Gate) normalizeLean(s string, lean *override.Lean) words {
 	orig := s
-	if !text.IsASCII(s) {
-		s = g.fold.Replace(s)
+	if text.IsASCII(s) {
+		s = lean.Spelled(s)
+	} else {
+		s = text.JoinSpelled(override.Fold(g.fold.Replace(s))) // its own folding first: not the others' reading
 	}
-	s = text.JoinSpelled(override.Fold(s))
 	s = text.JoinHyphenated(s, g.known)
 	if strings.Contains(s, "e-") || strings.Contains(s, "E-") {
 		s = joinRePrefix(s)
@@ -319,8 +348,11 @@ func (g *Gate) unleet(tok string) string {
 
 // known reports one of the gate's words, in any inflection of its verbs.
 func (g *Gate) known(w string) bool {
-	return g.lex.vocabulary[w] || override.Known(w) || g.changeForms[w] != "" || g.phrasalForms[w] != "" || g.adoptForms[w] != "" ||
-		g.actForms[w] != "" || g.speakForms[w] != ""
+	if g.lex.vocabulary[w] || override.Known(w) {
+		return true
+	}
+	v := g.verbs[w]
+	return v.change != "" || v.phrasal != "" || v.adopt != "" || v.act != "" || v.speak != ""
 }
 
 // joinRePrefix joins "re-" to the word it prefixes, in any case.

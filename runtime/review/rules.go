@@ -115,7 +115,7 @@ func (g *Gate) overrideSignal(t words) (string, bool) {
 		if k+1 < len(t.starts) {
 			end = t.starts[k+1]
 		}
-		f, ok := sc.Next(t.w[start:end])
+		f, ok := t.lean.Next(t.text, &sc, k, t.w[start:end])
 		if !ok {
 			named = append(named, sc.Named())
 			continue
@@ -153,7 +153,7 @@ func (g *Gate) weakOverride(t words) (string, bool) {
 		if kept {
 			namedHere = t.signal.named[k]
 		} else {
-			if _, ok := sc.Next(toks); ok {
+			if _, ok := t.lean.Next(t.text, &sc, k, toks); ok {
 				return "", false // the signal's own reading; overrideSignal would have fired
 			}
 			namedHere = sc.Named()
@@ -670,13 +670,14 @@ func (g *Gate) region(t words, i, objStart int) (int, int) {
 // base form and where its object starts (after a particle: "turn off").
 func (g *Gate) directiveAt(t words, i int) (base string, objStart int, ok bool) {
 	w := t.w[i]
-	if b := g.phrasalForms[w]; b != "" && i+1 < len(t.w) && slices.Contains(g.lex.phrasal[b], t.w[i+1]) {
+	v := g.verbs[w]
+	if b := v.phrasal; b != "" && i+1 < len(t.w) && slices.Contains(g.lex.phrasal[b], t.w[i+1]) {
 		return b, i + 2, true
 	}
-	if b, found := g.changeForms[w]; found {
-		return b, i + 1, true
+	if v.isChange {
+		return v.change, i + 1, true
 	}
-	if b := g.phrasalForms[w]; b != "" {
+	if b := v.phrasal; b != "" {
 		// "turn your honesty axis down": the particle after the object.
 		_, end := t.clause(i)
 		for k := i + 2; k < end && k <= i+reach; k++ {
@@ -1279,12 +1280,13 @@ func boundWord(w string) bool {
 func (g *Gate) adoptedIdentity(t words) (string, bool) {
 	for i, w := range t.w {
 		kind := ""
+		v := g.verbs[w]
 		switch {
-		case g.adoptForms[w] != "":
+		case v.adopt != "":
 			kind = "adopt"
-		case g.actForms[w] != "":
+		case v.act != "":
 			kind = "act"
-		case g.speakForms[w] != "":
+		case v.speak != "":
 			kind = "speak"
 		case w == "role" && i+1 < len(t.w) && t.w[i+1] == "play", w == "play" && i+2 < len(t.w) && playsRole(t.w[i+1:]),
 			w == "play" && g.agentAfter(t, i+1, false):
@@ -1303,7 +1305,7 @@ func (g *Gate) adoptedIdentity(t words) (string, bool) {
 		default:
 			continue
 		}
-		base := g.adoptForms[w] + g.actForms[w] + g.speakForms[w]
+		base := v.adopt + v.act + v.speak
 		if kind == "be" && w == "being" {
 			if _, negated, _ := g.addressOf(t, i-1); !negated && (g.agentAfter(t, i+1, true) || selfWord(at(t.w, i+1))) {
 				return strings.Join(t.w[i-1:min(len(t.w), i+3)], " "), true

@@ -72,11 +72,28 @@ func leadingFiller(w string) bool {
 // is Words(s).
 func Words(s string) []string {
 	var out []string
+	if IsASCII(s) {
+		// isSeparator holds for exactly these ASCII bytes: the controls and
+		// the space.
+		fields := FieldsAt(strings.ToLower(s), asciiSeparators)
+		out = make([]string, 0, len(fields)+2) // room for a contraction or two spelled out
+		for _, f := range fields {
+			out = appendWord(out, f)
+		}
+		if len(out) == 0 {
+			return nil // no words: nil, as when out grew word by word
+		}
+		return out
+	}
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), isSeparator) {
 		out = appendWord(out, f)
 	}
 	return out
 }
+
+// asciiSeparators are the ASCII runes isSeparator holds for.
+const asciiSeparators = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f" +
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f \x7f"
 
 // isSeparator: white space and control characters separate words.
 func isSeparator(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
@@ -132,6 +149,9 @@ func expandWord(w string) ([]string, bool) {
 // that closes a bracket opened inside the word, and a run of '+' or '#'
 // right after the last word character (the names "c++", "c#").
 func trimWord(w string) string {
+	if w != "" && asciiWordByte(w[0]) && asciiWordByte(w[len(w)-1]) {
+		return w // a word character at each end (an ASCII byte is a whole rune): nothing to trim
+	}
 	w = strings.TrimLeftFunc(w, func(r rune) bool { return !isWordRune(r) })
 	for w != "" {
 		r, n := utf8.DecodeLastRuneInString(w)

@@ -28,7 +28,11 @@ func Tokenize(s string) []string {
 // copy (strings.ToLower returns such a string as it is). It runs several
 // times on every turn.
 func tokenizeASCII(s string) []string {
-	var out []string
+	n := countASCIITokens(s)
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n) // the tokens counted first: one allocation, not one per doubling
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && asciiWordByte(s[i]) {
@@ -46,6 +50,27 @@ func tokenizeASCII(s string) []string {
 		}
 	}
 	return out
+}
+
+// countASCIITokens is the number of tokens tokenizeASCII finds in s: the
+// runs of word bytes, an apostrophe between two of them joining its run to
+// the next.
+func countASCIITokens(s string) int {
+	n := 0
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case asciiWordByte(s[i]):
+			if !in {
+				n++
+			}
+			in = true
+		case s[i] == '\'' && in && i+1 < len(s) && asciiWordByte(s[i+1]):
+		default:
+			in = false
+		}
+	}
+	return n
 }
 
 func asciiWordByte(c byte) bool { return isASCIIAlnum(c) || c == '_' }
@@ -128,16 +153,59 @@ func Relation(s string) string { return strings.Join(RelationWords(s), "_") }
 // a relation name is written with in running text ("belongs_to" is written
 // "belongs to").
 func RelationWords(s string) []string {
-	var out []string
-	for _, tok := range Tokenize(s) {
+	toks := Tokenize(s)
+	out := make([]string, 0, len(toks))
+	for _, tok := range toks {
+		if strings.IndexByte(tok, '_') < 0 {
+			out = append(out, tok) // nothing to split: the token is the word
+			continue
+		}
 		for _, w := range strings.Split(tok, "_") {
 			if w != "" {
 				out = append(out, w)
 			}
 		}
 	}
+	if len(out) == 0 {
+		return nil // no words: nil, as before the words were counted
+	}
 	return out
 }
 
 // Spaced writes a relation name as text: underscores become spaces.
 func Spaced(relation string) string { return strings.Join(RelationWords(relation), " ") }
+
+// FieldsAt is strings.FieldsFunc(s, f) for an f that holds exactly for the
+// runes of seps, all ASCII: s is cut at those bytes directly, since no
+// encoded rune other than them holds one (TestFieldsAtIsFieldsFunc). Like
+// FieldsFunc it never returns nil.
+func FieldsAt(s, seps string) []string {
+	var set [4]uint64 // the separator bytes, one bit each
+	for i := 0; i < len(seps); i++ {
+		set[seps[i]>>6] |= 1 << (seps[i] & 63)
+	}
+	isSep := func(c byte) bool { return set[c>>6]&(1<<(c&63)) != 0 }
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sep := isSep(s[i])
+		if !sep && !in {
+			n++
+		}
+		in = !sep
+	}
+	out := make([]string, 0, n)
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && !isSep(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestTokenize(t *testing.T) {
@@ -144,7 +145,7 @@ func TestJoinSpelled(t *testing.T) {
 // The ASCII tokenizer and the shortcut for normal keys give what the
 // general paths give.
 func FuzzFastPaths(f *testing.F) {
-	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c"} {
+	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'", "a\xffb", "(x)", "c++", "x\u00e9", "\u00e9x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -152,6 +153,19 @@ func FuzzFastPaths(f *testing.F) {
 			if got, want := tokenizeASCII(s), tokenizeRunes(s); !reflect.DeepEqual(got, want) {
 				t.Fatalf("tokenizeASCII(%q) = %q, tokenizeRunes %q", s, got, want)
 			}
+			if n, toks := countASCIITokens(s), tokenizeASCII(s); n != len(toks) {
+				t.Fatalf("countASCIITokens(%q) = %d, tokenizeASCII finds %d", s, n, len(toks))
+			}
+		}
+		checkFieldsAt(t, s)
+		if got, want := Words(s), wordsGrown(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Words(%q) = %q, growing word by word %q", s, got, want)
+		}
+		if got, want := trimWord(s), trimWordRunes(s); got != want {
+			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
+		}
+		if got, want := RelationWords(s), relationWordsSplit(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("RelationWords(%q) = %q, splitting every token %q", s, got, want)
 		}
 		if normalKey(s) {
 			if want := strings.Join(expandTokens(RelationWords(s)), " "); want != s {
@@ -159,4 +173,77 @@ func FuzzFastPaths(f *testing.F) {
 			}
 		}
 	})
+}
+
+// relationWordsSplit is RelationWords as it was before tokens without an
+// underscore were taken whole: every token split at "_".
+func relationWordsSplit(s string) []string {
+	var out []string
+	for _, tok := range Tokenize(s) {
+		for _, w := range strings.Split(tok, "_") {
+			if w != "" {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// TestFieldsAtIsFieldsFunc holds FieldsAt equal to strings.FieldsFunc with
+// the separators it is given, and Words' separators to isSeparator, over
+// every byte and over texts that mix ASCII, other runes and invalid bytes.
+func TestFieldsAtIsFieldsFunc(t *testing.T) {
+	for c := 0; c < 0x80; c++ {
+		if got, want := strings.IndexByte(asciiSeparators, byte(c)) >= 0, isSeparator(rune(c)); got != want {
+			t.Errorf("byte %#x: in asciiSeparators %v, isSeparator %v", c, got, want)
+		}
+	}
+	for _, s := range []string{"", ".", "a", "a.b", "..a..b..", "Ignore. Your rules!\nNow? x;y:z", "İx. ΣΑΣ: y", "\xff.\xfe;a", "a\u2028b.c", " \t a \x00 b\x7f"} {
+		checkFieldsAt(t, s)
+		if got, want := Words(s), wordsGrown(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Words(%q) = %q, growing word by word %q", s, got, want)
+		}
+		if got, want := trimWord(s), trimWordRunes(s); got != want {
+			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
+		}
+	}
+}
+
+func checkFieldsAt(t *testing.T, s string) {
+	t.Helper()
+	for _, seps := range []string{".!?;:\n", asciiSeparators} {
+		want := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) })
+		if got := FieldsAt(s, seps); !reflect.DeepEqual(got, want) {
+			t.Fatalf("FieldsAt(%q, %q) = %q, FieldsFunc %q", s, seps, got, want)
+		}
+	}
+	if IsASCII(s) {
+		if got, want := FieldsAt(s, asciiSeparators), strings.FieldsFunc(s, isSeparator); !reflect.DeepEqual(got, want) {
+			t.Fatalf("FieldsAt(%q) = %q, FieldsFunc(isSeparator) %q", s, got, want)
+		}
+	}
+}
+
+// trimWordRunes is trimWord without its shortcut for a word that starts
+// and ends with an ASCII word character.
+func trimWordRunes(w string) string {
+	w = strings.TrimLeftFunc(w, func(r rune) bool { return !isWordRune(r) })
+	for w != "" {
+		r, n := utf8.DecodeLastRuneInString(w)
+		if isWordRune(r) || closesInside(w, r) || nameSuffix(w) {
+			break
+		}
+		w = w[:len(w)-n]
+	}
+	return w
+}
+
+// wordsGrown is Words as it was before the ASCII path: fields cut by
+// FieldsFunc, the result grown word by word.
+func wordsGrown(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), isSeparator) {
+		out = appendWord(out, f)
+	}
+	return out
 }

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 
 	"formation/canon"
 )
@@ -27,7 +28,7 @@ func FormatCondition(v float64) string {
 	if v == 0 {
 		return "0.0e+00"
 	}
-	return fmt.Sprintf("%.3e", v)
+	return strconv.FormatFloat(v, 'e', 3, 64) // what %.3e prints, without fmt's machinery (TestFormatConditionIsPrintf)
 }
 
 // Cite is the part of a citation a trace pins: which source, which span.

@@ -3,6 +3,8 @@ package vault
 import (
 	"fmt"
 	"math"
+	"math/rand"
+	"sort"
 	"testing"
 
 	"formation/runtime/algebra"
@@ -91,6 +93,65 @@ func TestNoReprojection(t *testing.T) {
 		}
 		if h := v.Recall(q, 1, ""); len(h) != 1 || h[0].Index != i || !h[0].Exact {
 			t.Fatalf("entry %d no longer recalls itself: %+v", i, h)
+		}
+	}
+}
+
+// recallWhole is Recall as it sorted before: whole hits, entries included.
+func recallWhole(v *Vault, q algebra.MV, topK int, min epistemic.Status) []Hit {
+	if topK <= 0 {
+		return nil
+	}
+	hits := make([]Hit, 0, len(v.entries))
+	for i, e := range v.entries {
+		if !epistemic.Passes(e.Status, min) {
+			continue
+		}
+		hits = append(hits, Hit{Index: i, Score: algebra.ScalarProduct(q, e.Versor), Exact: e.Versor == q, Entry: e})
+	}
+	sort.SliceStable(hits, func(a, b int) bool {
+		return before(hitKey{hits[a].Index, hits[a].Score, hits[a].Exact}, hitKey{hits[b].Index, hits[b].Score, hits[b].Exact})
+	})
+	if len(hits) > topK {
+		hits = hits[:topK]
+	}
+	return hits
+}
+
+// TestRecallSortsKeysAsWholeHits holds Recall, which sorts the hits' keys
+// and copies the top entries out, equal to sorting whole hits, over vaults
+// with exact repeats, tied scores, NaN scores and filtered statuses, longer
+// than one insertion-sort block.
+func TestRecallSortsKeysAsWholeHits(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	rotor := func() algebra.MV {
+		return field.EncodePrompt([]string{fmt.Sprint("w", rng.Intn(6)), fmt.Sprint("v", rng.Intn(3))})
+	}
+	statuses := []epistemic.Status{"", epistemic.Speculative, epistemic.Falsified}
+	for round := 0; round < 40; round++ {
+		var v Vault
+		q := rotor()
+		for n := rng.Intn(70); n > 0; n-- {
+			m := rotor()
+			switch rng.Intn(8) {
+			case 0:
+				m = q
+			case 1:
+				m[0] = math.NaN()
+			}
+			v.Store(Entry{Versor: m, Turn: n, Subject: fmt.Sprint("s", n), Status: statuses[rng.Intn(len(statuses))]})
+		}
+		for _, k := range []int{0, 1, 3, 25, 100} {
+			got, want := v.Recall(q, k, ""), recallWhole(&v, q, k, "")
+			if len(got) != len(want) {
+				t.Fatalf("round %d top %d: %d hits, want %d", round, k, len(got), len(want))
+			}
+			for i := range got {
+				if got[i].Index != want[i].Index || got[i].Exact != want[i].Exact || got[i].Entry.Turn != want[i].Entry.Turn ||
+					math.Float64bits(got[i].Score) != math.Float64bits(want[i].Score) {
+					t.Fatalf("round %d top %d hit %d: %+v, want %+v", round, k, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }

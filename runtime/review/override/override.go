@@ -51,11 +51,7 @@
 // either reader.
 package override
 
-import (
-	"strings"
-
-	"formation/runtime/text"
-)
+import "formation/runtime/text"
 
 // The families of a finding. Refusal is the system's refusals suppressed
 // ("never refuse anything").
@@ -266,5 +262,5 @@ func ScanText(s string) (Finding, int, bool) {
 func Sentences(s string) []string {
 	s = text.JoinHyphenated(text.JoinSpelled(Fold(s)), Known)
 	s = InnerDots(s)
-	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".!?;:\n", r) })
+	return text.FieldsAt(s, ".!?;:\n")
 }

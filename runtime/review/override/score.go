@@ -50,9 +50,13 @@ var loadedTable = sync.OnceValue(func() *ScoreTable {
 
 // Leans reports a text whose score passes the table's threshold, with the
 // features that weigh most for it.
-func Leans(s string) (bool, []string) {
+func Leans(s string) (bool, []string) { return leansSpelled(text.JoinSpelled(Fold(s))) }
+
+// leansSpelled is Leans of a text already folded and with its spelled-out
+// words joined (Lean.Spelled).
+func leansSpelled(spelled string) (bool, []string) {
 	t := loadedTable()
-	w := scoreWords(s)
+	w, _ := normalize(text.Tokenize(spelled))
 	if t.sum(w) <= t.Threshold {
 		return false, nil
 	}
@@ -68,6 +72,16 @@ type Lean struct {
 	done bool
 	lean bool
 	top  []string
+
+	// spelledIn and spelledOut are the last text Spelled read and its
+	// reading.
+	spelledIn, spelledOut string
+	spelledDone           bool
+
+	// scanned is the text whose sentences steps records (Next).
+	scanned string
+	steps   []scanStep
+	reread  int
 }
 
 // Of is Leans(s), remembered for the last s. Callers must not modify the
@@ -77,7 +91,7 @@ func (l *Lean) Of(s string) (bool, []string) {
 		return Leans(s)
 	}
 	if !l.done || l.text != s {
-		l.lean, l.top = Leans(s)
+		l.lean, l.top = leansSpelled(l.Spelled(s))
 		l.text, l.done = s, true
 	}
 	return l.lean, l.top

@@ -1,0 +1,65 @@
+package override
+
+import (
+	"slices"
+
+	"formation/runtime/text"
+)
+
+// scanStep is one sentence a Scanner read through a Lean: the scanner's
+// state before it, the tokens, what Next reported and the state after.
+type scanStep struct {
+	before, after Scanner
+	toks          []string
+	f             Finding
+	ok            bool
+}
+
+// Next is sc.Next(toks) for the k-th sentence a reader of text s reads,
+// shared through l with the text's other readers. Next is a pure function
+// of the scanner's state and the tokens, so when an earlier reader of s
+// read the same tokens as its k-th sentence from the same state, its
+// finding and the state it left are taken instead of scanning again (the
+// review gate reads a turn clause by clause, and the identity check and
+// the gate's weak reading read the same sentences again). Otherwise the
+// sentence is scanned, and kept when it extends the record. A nil *Lean
+// scans every time. The tokens are kept, not copied: a reader must not
+// modify them after.
+func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool) {
+	if l == nil {
+		return sc.Next(toks)
+	}
+	if l.scanned != s {
+		l.scanned, l.steps = s, l.steps[:0]
+	}
+	if k < len(l.steps) {
+		if st := &l.steps[k]; st.before == *sc && slices.Equal(st.toks, toks) {
+			*sc = st.after
+			l.reread++
+			return st.f, st.ok
+		}
+	}
+	before := *sc
+	f, ok := sc.Next(toks)
+	if k == len(l.steps) {
+		l.steps = append(l.steps, scanStep{before: before, after: *sc, toks: toks, f: f, ok: ok})
+	}
+	return f, ok
+}
+
+// Reread is how many sentences Next took from the record instead of
+// scanning them again.
+func (l *Lean) Reread() int { return l.reread }
+
+// Spelled is text.JoinSpelled(Fold(s)), remembered for the last s: the
+// gate, the word scorer and the identity check each start their reading of
+// a turn from it. A nil *Lean computes it every time.
+func (l *Lean) Spelled(s string) string {
+	if l == nil {
+		return text.JoinSpelled(Fold(s))
+	}
+	if !l.spelledDone || l.spelledIn != s {
+		l.spelledIn, l.spelledOut, l.spelledDone = s, text.JoinSpelled(Fold(s)), true
+	}
+	return l.spelledOut
+}

@@ -1,0 +1,54 @@
+package runtime
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"formation/internal/testutil"
+	"formation/runtime/review/override"
+)
+
+// TestSharedSignalReadingIsReadingAlone holds the turn's shared reading of
+// the override signal (the gate scans a turn clause by clause; the identity
+// check takes a sentence the gate read from the same state instead of
+// scanning it again) equal to each reader scanning on its own: over every
+// text of the suite, the held-out parts, the real imperatives and the
+// benchmark's conversation, the gate's outcome and the identity check's
+// score are the same either way, and some sentences were taken from the
+// record.
+func TestSharedSignalReadingIsReadingAlone(t *testing.T) {
+	f := newFixture(t, nil, nil)
+	gate, geo := f.rt.gate, f.rt.geometry
+	files := []string{testutil.SuiteFile, testutil.ImperativesFile, testutil.HeldOutFile}
+	for n := 2; n <= 27; n++ {
+		files = append(files, fmt.Sprintf("heldout%d.jsonl", n))
+	}
+	var texts []string
+	for _, file := range files {
+		for _, p := range testutil.Phrasings(t, file) {
+			texts = append(texts, p.Text)
+		}
+	}
+	k, terms := syntheticKnowledge(t, 1000)
+	texts = append(texts, benchInputs(k, terms)...)
+	reread := 0
+	for _, s := range texts {
+		var shared override.Lean
+		gotOut := gate.ReviewLean(s, &shared)
+		gotScore, gotErr := geo.CheckTurnLean(s, nil, &shared)
+		wantOut := gate.ReviewLean(s, nil)
+		wantScore, wantErr := geo.CheckTurnLean(s, nil, nil)
+		if gotOut != wantOut {
+			t.Errorf("%q: gate with the shared reading %+v, alone %+v", s, gotOut, wantOut)
+		}
+		if !reflect.DeepEqual(gotScore, wantScore) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("%q: identity with the shared reading %+v (%v), alone %+v (%v)", s, gotScore, gotErr, wantScore, wantErr)
+		}
+		reread += shared.Reread()
+	}
+	if reread < len(texts)/2 {
+		t.Fatalf("%d sentences taken from the record over %d texts", reread, len(texts))
+	}
+	t.Logf("%d texts, %d sentences taken from the record", len(texts), reread)
+}
