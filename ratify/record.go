@@ -599,15 +599,25 @@ func depthFault(data []byte, i, j int) *canon.Error {
 }
 
 // stringEnd is the index after the closing quote of the string at i, or
-// len(data) when it is not closed.
+// len(data) when it is not closed. A quote closes the string unless an odd
+// run of backslashes comes before it (each pair is an escaped backslash);
+// finding quotes with bytes.IndexByte rather than byte by byte is most of
+// the cost of finding where a run record's passes end.
 func stringEnd(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			j++
+	for j := i + 1; j < len(data); {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			break
 		}
+		q := j + k
+		slashes := 0
+		for b := q - 1; b > i && data[b] == '\\'; b-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return len(data)
 }

@@ -3,6 +3,7 @@ package ratify
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -276,4 +277,31 @@ func FuzzPlannedResult(f *testing.F) {
 			t.Fatalf("accepted a value nested past the limit: %v", verr)
 		}
 	})
+}
+
+// stringEnd finds quotes a run at a time; it must end a string where reading
+// it byte by byte, an escape skipping the byte after it, does.
+func TestStringEndAgreesWithByteLoop(t *testing.T) {
+	byteLoop := func(data []byte, i int) int {
+		for j := i + 1; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				return j + 1
+			case '\\':
+				j++
+			}
+		}
+		return len(data)
+	}
+	rng := rand.New(rand.NewSource(7))
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, 1+rng.Intn(24))
+		for k := range b {
+			b[k] = `"\\a`[rng.Intn(4)]
+		}
+		b[0] = '"'
+		if got, want := stringEnd(b, 0), byteLoop(b, 0); got != want {
+			t.Fatalf("%q: %d, byte by byte %d", b, got, want)
+		}
+	}
 }
