@@ -107,6 +107,10 @@ func (g *Gauge) PlannedPayload(i int) []byte {
 	return payload
 }
 
+// PayloadNesting is the deepest nesting of any PlannedPayload, its own
+// object counted as 1.
+func (g *Gauge) PayloadNesting() int { return g.plan.nesting }
+
 // ResultAsPlanned is Result for a step whose payload its reader found to be,
 // byte for byte, PlannedPayload of that step: res.Payload is not read (nil),
 // the payload is the plan's, and G6 reads the walk from the plan. A run

@@ -34,6 +34,9 @@ type Plan struct {
 	// holds three strings, by step: what G6 reads of a result whose payload
 	// is the plan's own.
 	walks map[int]artifact.Triple
+	// nesting is the deepest nesting of any payload, its own object counted
+	// as 1: how deep a result holding the plan's payload nests.
+	nesting int
 }
 
 // Len is the number of steps.
@@ -47,9 +50,11 @@ func (p *Plan) step(i int) (typ string, payload []byte, err error) {
 	return p.types[i], p.payloads[start:p.ends[i]], p.unhashable[i]
 }
 
-// add appends a step; walk is the step's (head, relation, tail), if it is a
-// walk step whose payload holds three strings.
-func (p *Plan) add(typ string, payload []byte, walk artifact.Triple, isWalk bool, interned map[string]string) {
+// add appends a step whose canonical payload nests nesting deep; walk is
+// the step's (head, relation, tail), if it is a walk step whose payload
+// holds three strings.
+func (p *Plan) add(typ string, payload []byte, nesting int, walk artifact.Triple, isWalk bool, interned map[string]string) {
+	p.nesting = max(p.nesting, nesting)
 	if isWalk {
 		if p.walks == nil {
 			p.walks = map[int]artifact.Triple{}
@@ -78,7 +83,7 @@ func PlanOf(fp artifact.FormationPlan) Plan {
 			p.unhashable[i] = err
 		}
 		tr, ok := walkTriple(st.StepType, st.Payload)
-		p.add(st.StepType, b, tr, ok, interned)
+		p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
 	}
 	if p.unhashable != nil {
 		_, p.digestErr = artifact.PlanDigest(fp.CourseID, fp.CourseSHA256, fp.Steps)
@@ -175,7 +180,7 @@ func readPlanSteps(data []byte) (Plan, error) {
 				return &canon.Error{Kind: canon.KindSchema, Offset: -1, Path: "$.steps[" + strconv.Itoa(i) + "]", Msg: merr.Error()}
 			}
 			tr, ok := walkTriple(st.StepType, st.Payload)
-			p.add(st.StepType, b, tr, ok, interned)
+			p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
 			return nil
 		})
 	})
@@ -236,6 +241,7 @@ func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) boo
 	var (
 		typ     string
 		payload []byte
+		nesting int
 		seen    fieldBits
 	)
 	ok := l.Object(func(key []byte) bool {
@@ -244,8 +250,12 @@ func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) boo
 			if !seen.first(0) {
 				return false
 			}
-			var ok bool
-			payload, _, ok = l.Canonical(depthStepPayload)
+			var (
+				ok      bool
+				deepest int
+			)
+			payload, deepest, ok = l.Canonical(depthStepPayload)
+			nesting = deepest - depthStepPayload
 			return ok && payload[0] == '{' // canon.Assign puts only an object in a map
 		case "step_type":
 			return seen.first(1) && lexString(l, &typ)
@@ -264,7 +274,7 @@ func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) boo
 			return false
 		}
 	}
-	p.add(typ, payload, walk, isWalk, interned)
+	p.add(typ, payload, nesting, walk, isWalk, interned)
 	return true
 }
 
@@ -309,6 +319,24 @@ func canonicalString(v []byte) (string, bool) {
 	g, err := canon.Decode(v)
 	s, ok := g.(string)
 	return s, err == nil && ok
+}
+
+// canonicalNesting is the deepest nesting of canonical bytes b, which hold
+// no bracket but in strings and structure.
+func canonicalNesting(b []byte) int {
+	d, deepest := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i) - 1
+		case '{', '[':
+			d++
+			deepest = max(deepest, d)
+		case '}', ']':
+			d--
+		}
+	}
+	return deepest
 }
 
 func lexString(l *canon.Lexer, dst *string) bool {

@@ -39,6 +39,7 @@ type PassVisitor interface {
 type plannedVisitor interface {
 	PassVisitor
 	PlannedPayload(step int) []byte
+	PayloadNesting() int
 	ResultAsPlanned(pass int, res artifact.StepResult) error
 }
 
@@ -259,9 +260,13 @@ func (r *RunRecordReader) sweepPass(i int, p passSpan, v PassVisitor) (*canon.Er
 			}
 		}
 		planned, _ := v.(plannedVisitor)
+		nesting := 0
+		if planned != nil {
+			nesting = planned.PayloadNesting()
+		}
 		return s.array(depthResults, func(s *scanner, j int) *canon.Error {
 			if planned != nil && !fs.failed() && visErr == nil {
-				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j)); ok {
+				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j), nesting); ok {
 					visErr = planned.ResultAsPlanned(i, res)
 					return nil
 				}
@@ -634,35 +639,33 @@ func scalarByte(b byte) bool {
 // plannedResult reads the result at s.pos when it is exactly the canonical
 // form the run stage writes, {"accepted":…,"has_provenance":…,"payload":P,
 // "step_type":"…","trace_hash":"…","versor_condition_repr":"…"}, with P
-// byte for byte payload (the plan step's canonical bytes) and every string
-// printable ASCII without escapes, and moves past it. On anything else
-// (payload nil included) it reads nothing and says so, and the caller
-// decodes the result as canon does.
+// byte for byte payload (the plan step's canonical bytes, nesting at most
+// nesting deep) and every string printable ASCII without escapes, and moves
+// past it. On anything else (payload nil included) it reads nothing and says
+// so, and the caller decodes the result as canon does.
 // What it accepts canon.Decode and canon.Assign accept too, to the same
 // StepResult (the payload aside, which is payload's decoding): the keys are
 // the struct's fields, once each, in order, with values of their types, and
-// the nesting is checked as the whole decode checks it.
-func (s *scanner) plannedResult(depth int, payload []byte) (artifact.StepResult, bool) {
+// the nesting is checked as the whole decode checks it. It reads the bytes
+// once: a value so matched ends at its closing brace, where valueEnd would
+// find it, and nests depth+1+nesting deep at most.
+func (s *scanner) plannedResult(depth int, payload []byte, nesting int) (artifact.StepResult, bool) {
 	var res artifact.StepResult
-	if len(payload) == 0 || s.peek() != '{' {
+	if len(payload) == 0 || s.peek() != '{' || depth+1+nesting > canon.MaxDepth {
 		return res, false
 	}
-	end, err := s.valueEnd(depth)
-	if err != nil {
-		return res, false
-	}
-	r := resultReader{data: s.data[:end], pos: s.pos}
+	r := resultReader{data: s.data, pos: s.pos}
 	ok := r.lit(`{"accepted":`) && r.bool(&res.Accepted) &&
 		r.lit(`,"has_provenance":`) && r.bool(&res.HasProvenance) &&
 		r.lit(`,"payload":`) && r.bytes(payload) &&
 		r.lit(`,"step_type":`) && r.str(&res.StepType) &&
 		r.lit(`,"trace_hash":`) && r.str(&res.TraceHash) &&
 		r.lit(`,"versor_condition_repr":`) && r.str(&res.VersorConditionRepr) &&
-		r.lit(`}`) && r.pos == end
+		r.lit(`}`)
 	if !ok {
 		return artifact.StepResult{}, false
 	}
-	s.pos = end
+	s.pos = r.pos
 	return res, true
 }
 
