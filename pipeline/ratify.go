@@ -147,13 +147,21 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 // ratify.Start checks that it is of the course and hashes to its own
 // plan_sha256. A plan object that is gone is compiled again from the course,
 // and must then be the record's all the same.
+//
+// The plan is read while the course and its validated set load, on another
+// goroutine: the two are independent and take about as long. The plan's
+// read is taken only once the course has loaded, and its faults are
+// reported as if it had been read then.
 func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec ratify.RecordHead) (CourseInputs, ratify.Plan, error) {
+	ahead := make(chan planRead, 1)
+	go func() { ahead <- readStoredPlan(ctx, p.Env.Store, rec.PlanObject) }()
 	in, err := p.loadCourseData(ctx, spec, rec.CourseObject)
+	read := <-ahead
 	if err != nil {
 		return CourseInputs{}, ratify.Plan{}, err
 	}
-	var plan ratify.Plan
-	raw, err := stage.LoadBytes(ctx, p.Env, spec, rec.PlanObject)
+	plan := read.plan
+	_, err = stage.Loaded(ctx, p.Env, spec, read.raw, read.err)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		if err := p.compileCourse(ctx, spec, &in); err != nil {
@@ -162,16 +170,32 @@ func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec rati
 		plan = ratify.PlanOf(in.Plan)
 	case err != nil:
 		return CourseInputs{}, ratify.Plan{}, err
-	default:
-		if plan, err = ratify.ReadPlan(raw); err != nil {
-			return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: rec.PlanObject + ": " + err.Error()}
-		}
+	case read.planErr != nil:
+		return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: rec.PlanObject + ": " + read.planErr.Error()}
 	}
 	if plan.PlanSHA256 != rec.PlanSHA256 || rec.Passes != 2 {
 		return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
 			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, rec.Passes, plan.PlanSHA256)}
 	}
 	return in, plan, nil
+}
+
+// planRead is a stored plan object as read ahead: the store's answer and,
+// when it gave the bytes, their reading.
+type planRead struct {
+	raw     []byte
+	err     error
+	plan    ratify.Plan
+	planErr error
+}
+
+func readStoredPlan(ctx context.Context, s store.Store, digest string) planRead {
+	var r planRead
+	r.raw, r.err = s.Get(ctx, digest)
+	if r.err == nil {
+		r.plan, r.planErr = ratify.ReadPlan(r.raw)
+	}
+	return r
 }
 
 // verdict turns a stored report that did not ratify into exit 3.
