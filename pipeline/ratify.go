@@ -151,9 +151,36 @@ func undecodableRecord(digest string, err error) error {
 // measureRecord measures the gates while the record's passes stream past,
 // one step at a time, against the plan the run stage stored: the record is
 // never decoded whole.
+//
+// The passes stream into a gauge of the stored plan while the course and
+// its validated set load on another goroutine: neither needs the other,
+// and the gauge needs the inputs only to report. What the loads and checks
+// refuse is reported in the order they are made (course, plan, record,
+// earlier courses, inputs, then the passes), as if one followed another.
 func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *ratify.RunRecordReader, issuedAt string,
 	index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (artifact.MasteryReport, error) {
-	in, plan, err := p.recordedCourse(ctx, spec, rec.Head())
+	head := rec.Head()
+	course := make(chan courseRead, 1)
+	go func() {
+		in, err := p.loadCourseData(ctx, spec, head.CourseObject)
+		course <- courseRead{in, err}
+	}()
+	read := readStoredPlan(ctx, p.Env.Store, head.PlanObject)
+	var (
+		gauge     *ratify.Gauge
+		streamErr error
+	)
+	streamed := read.isRecords(head)
+	if streamed {
+		gauge = ratify.Measure(read.plan)
+		streamErr = rec.Stream(gauge)
+	}
+	c := <-course
+	if c.err != nil {
+		return artifact.MasteryReport{}, c.err
+	}
+	in := c.in
+	plan, err := p.recordedPlan(ctx, spec, head, read, &in)
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
@@ -161,58 +188,59 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
-	gauge, err := ratify.Start(ratify.Input{
+	if !streamed { // the plan was compiled again
+		gauge = ratify.Measure(plan)
+	}
+	if err := gauge.Check(ratify.Input{
 		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
 		CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,
 		Index: index, PriorCourses: priors, IssuedAt: issuedAt,
-	}, plan)
-	if err != nil {
+	}); err != nil {
 		return artifact.MasteryReport{}, err
 	}
-	if err := rec.Stream(gauge); err != nil {
-		return artifact.MasteryReport{}, err
+	if !streamed {
+		streamErr = rec.Stream(gauge)
+	}
+	if streamErr != nil {
+		return artifact.MasteryReport{}, streamErr
 	}
 	return gauge.Report()
 }
 
-// recordedCourse reads the course a run record names and the plan the run
-// stage compiled and stored for it, rather than compiling the course again;
-// the plan is read step by step into the compact form the gates compare
-// results with. The plan must be the record's (its plan_sha256);
-// ratify.Start checks that it is of the course and hashes to its own
-// plan_sha256. A plan object that is gone is compiled again from the course,
-// and must then be the record's all the same.
-//
-// The plan is read while the course and its validated set load, on another
-// goroutine: the two are independent and take about as long. The plan's
-// read is taken only once the course has loaded, and its faults are
-// reported as if it had been read then.
-func (p *Pipeline) recordedCourse(ctx context.Context, spec stage.Spec, rec ratify.RecordHead) (CourseInputs, ratify.Plan, error) {
-	ahead := make(chan planRead, 1)
-	go func() { ahead <- readStoredPlan(ctx, p.Env.Store, rec.PlanObject) }()
-	in, err := p.loadCourseData(ctx, spec, rec.CourseObject)
-	read := <-ahead
-	if err != nil {
-		return CourseInputs{}, ratify.Plan{}, err
-	}
+// courseRead is a course's inputs as loaded on another goroutine.
+type courseRead struct {
+	in  CourseInputs
+	err error
+}
+
+// recordedPlan is the plan the run stage compiled and stored for the course
+// a run record names, rather than the course compiled again; the plan is
+// read step by step into the compact form the gates compare results with.
+// The plan must be the record's (its plan_sha256); the gauge's Check
+// checks that it is of the course and hashes to its own plan_sha256. A plan
+// object that is gone is compiled again from the course, and must then be
+// the record's all the same. read is the plan object as read ahead; its
+// read counts, and its faults are audited, only now that the course has
+// loaded.
+func (p *Pipeline) recordedPlan(ctx context.Context, spec stage.Spec, rec ratify.RecordHead, read planRead, in *CourseInputs) (ratify.Plan, error) {
 	plan := read.plan
-	_, err = stage.Loaded(ctx, p.Env, spec, read.raw, read.err)
+	_, err := stage.Loaded(ctx, p.Env, spec, read.raw, read.err)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		if err := p.compileCourse(ctx, spec, &in); err != nil {
-			return CourseInputs{}, ratify.Plan{}, err
+		if err := p.compileCourse(ctx, spec, in); err != nil {
+			return ratify.Plan{}, err
 		}
 		plan = ratify.PlanOf(in.Plan)
 	case err != nil:
-		return CourseInputs{}, ratify.Plan{}, err
+		return ratify.Plan{}, err
 	case read.planErr != nil:
-		return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: rec.PlanObject + ": " + read.planErr.Error()}
+		return ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: rec.PlanObject + ": " + read.planErr.Error()}
 	}
 	if plan.PlanSHA256 != rec.PlanSHA256 || rec.Passes != 2 {
-		return CourseInputs{}, ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
+		return ratify.Plan{}, &stage.Halt{Code: exitcode.Rejected, Reason: "run_record_mismatch",
 			Detail: fmt.Sprintf("run record names plan %s with %d passes, its plan object is %s", rec.PlanSHA256, rec.Passes, plan.PlanSHA256)}
 	}
-	return in, plan, nil
+	return plan, nil
 }
 
 // planRead is a stored plan object as read ahead: the store's answer and,
@@ -231,6 +259,13 @@ func readStoredPlan(ctx context.Context, s store.Store, digest string) planRead 
 		r.plan, r.planErr = ratify.ReadPlan(r.raw)
 	}
 	return r
+}
+
+// isRecords reports whether the plan read is the one the record was run
+// from, as recordedPlan will find: then the passes can be measured against
+// it before the course has loaded.
+func (r planRead) isRecords(rec ratify.RecordHead) bool {
+	return r.err == nil && r.planErr == nil && r.plan.PlanSHA256 == rec.PlanSHA256 && rec.Passes == 2
 }
 
 // verdict turns a stored report that did not ratify into exit 3.
