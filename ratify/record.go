@@ -39,6 +39,7 @@ type PassVisitor interface {
 type plannedVisitor interface {
 	PassVisitor
 	PlannedPayload(step int) []byte
+	Expected(pass, step int) (typ, trace string)
 	PayloadNesting() int
 	ResultAsPlanned(pass int, res artifact.StepResult) error
 }
@@ -266,7 +267,8 @@ func (r *RunRecordReader) sweepPass(i int, p passSpan, v PassVisitor) (*canon.Er
 		}
 		return s.array(depthResults, func(s *scanner, j int) *canon.Error {
 			if planned != nil && !fs.failed() && visErr == nil {
-				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j), nesting); ok {
+				typ, trace := planned.Expected(i, j)
+				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j), nesting, typ, trace); ok {
 					visErr = planned.ResultAsPlanned(i, res)
 					return nil
 				}
@@ -648,8 +650,9 @@ func scalarByte(b byte) bool {
 // the struct's fields, once each, in order, with values of their types, and
 // the nesting is checked as the whole decode checks it. It reads the bytes
 // once: a value so matched ends at its closing brace, where valueEnd would
-// find it, and nests depth+1+nesting deep at most.
-func (s *scanner) plannedResult(depth int, payload []byte, nesting int) (artifact.StepResult, bool) {
+// find it, and nests depth+1+nesting deep at most. A step type or trace
+// hash equal to typ or trace is that string, not a copy.
+func (s *scanner) plannedResult(depth int, payload []byte, nesting int, typ, trace string) (artifact.StepResult, bool) {
 	var res artifact.StepResult
 	if len(payload) == 0 || s.peek() != '{' || depth+1+nesting > canon.MaxDepth {
 		return res, false
@@ -658,9 +661,9 @@ func (s *scanner) plannedResult(depth int, payload []byte, nesting int) (artifac
 	ok := r.lit(`{"accepted":`) && r.bool(&res.Accepted) &&
 		r.lit(`,"has_provenance":`) && r.bool(&res.HasProvenance) &&
 		r.lit(`,"payload":`) && r.bytes(payload) &&
-		r.lit(`,"step_type":`) && r.str(&res.StepType) &&
-		r.lit(`,"trace_hash":`) && r.str(&res.TraceHash) &&
-		r.lit(`,"versor_condition_repr":`) && r.str(&res.VersorConditionRepr) &&
+		r.lit(`,"step_type":`) && r.str(&res.StepType, typ) &&
+		r.lit(`,"trace_hash":`) && r.str(&res.TraceHash, trace) &&
+		r.lit(`,"versor_condition_repr":`) && r.str(&res.VersorConditionRepr, "") &&
 		r.lit(`}`)
 	if !ok {
 		return artifact.StepResult{}, false
@@ -704,15 +707,19 @@ func (r *resultReader) bool(dst *bool) bool {
 }
 
 // str reads a string of printable ASCII without escapes, which decodes to
-// its own bytes.
-func (r *resultReader) str(dst *string) bool {
+// its own bytes: known when they are its bytes.
+func (r *resultReader) str(dst *string, known string) bool {
 	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
 		return false
 	}
 	for j := r.pos + 1; j < len(r.data); j++ {
 		switch c := r.data[j]; {
 		case c == '"':
-			*dst = string(r.data[r.pos+1 : j])
+			if b := r.data[r.pos+1 : j]; string(b) == known {
+				*dst = known
+			} else {
+				*dst = string(b)
+			}
 			r.pos = j + 1
 			return true
 		case c < 0x20 || c > 0x7e || c == '\\':

@@ -247,7 +247,7 @@ func FuzzPlannedResult(f *testing.F) {
 			return
 		}
 		s := &scanner{data: data}
-		res, ok := s.plannedResult(depth, payload, canonicalNesting(payload))
+		res, ok := s.plannedResult(depth, payload, canonicalNesting(payload), "walk_step", "ab12")
 		if !ok {
 			if s.pos != 0 {
 				t.Fatalf("refused, but moved to %d", s.pos)
@@ -317,7 +317,7 @@ func TestPlannedResultAtTheDepthLimit(t *testing.T) {
 		}
 		data := []byte(`{"accepted":true,"has_provenance":true,"payload":` + string(payload) + `,"step_type":"walk_step","trace_hash":"t","versor_condition_repr":"0"}`)
 		s := &scanner{data: data}
-		_, ok := s.plannedResult(depthResults, payload, n)
+		_, ok := s.plannedResult(depthResults, payload, n, "", "")
 		_, err := (&scanner{data: data}).valueEnd(depthResults)
 		if ok != (err == nil) || ok != (depthResults+1+n <= canon.MaxDepth) {
 			t.Fatalf("payload nesting %d: shortcut %v, valueEnd %v", n, ok, err)
