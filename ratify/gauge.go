@@ -128,7 +128,7 @@ func (g *Gauge) PlannedPayload(i int) []byte {
 // Expected are strings a result of step i of pass likely holds: the plan
 // step's type and, in the second pass, the first pass's trace hash ("" when
 // there is none). A reader gives a result that holds them these strings
-// rather than copies: two thirds of a large record's allocations.
+// rather than copies: half the strings the passes would otherwise copy.
 func (g *Gauge) Expected(pass, i int) (typ, trace string) {
 	if i < g.plan.Len() {
 		typ = g.plan.types[i]
