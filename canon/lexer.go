@@ -1,6 +1,9 @@
 package canon
 
-import "strconv"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // Lexer reads a JSON document token by token, with Decode's rules for
 // whitespace, strings and integers, for a decoder written for one fixed
@@ -141,4 +144,194 @@ func (l *Lexer) rawKey() ([]byte, bool) {
 func (l *Lexer) End() bool {
 	l.d.skipSpace()
 	return l.d.pos == len(l.d.data)
+}
+
+// Canonical reads a value whose bytes are already canonical — exactly the
+// bytes Marshal writes for the value Decode reads from them — and returns
+// them (a sub-slice of the document) with the nesting depth of its deepest
+// container. depth is how many containers the value sits in, so that
+// nesting past MaxDepth is declined where Decode refuses it. Anything else
+// is declined, whether Decode reads it or not: whitespace, keys out of
+// order, escapes Marshal would not write, "-0". So is an object key written
+// with an escape: keys are ordered by their decoded bytes, and the shapes
+// that hold canonical values (a plan step's payload) need no such key.
+//
+// A reader of a stored artifact whose parts are hashed or compared in
+// canonical form takes those parts' bytes as they are instead of decoding
+// and encoding them again; what it declines it hands to Unmarshal.
+func (l *Lexer) Canonical(depth int) (raw []byte, deepest int, ok bool) {
+	d := &l.d
+	d.skipSpace()
+	start := d.pos
+	deepest, ok = d.canonical(depth)
+	if !ok {
+		return nil, 0, false
+	}
+	return d.data[start:d.pos], deepest, true
+}
+
+// canonical moves past the canonical value at d.pos, which sits inside
+// depth containers, and returns the depth of its deepest container (depth
+// itself for a scalar).
+func (d *decoder) canonical(depth int) (int, bool) {
+	if d.pos >= len(d.data) {
+		return 0, false
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{' || c == '[':
+		return d.canonicalContainer(depth + 1)
+	case c == '"':
+		_, ok := d.canonicalString(true)
+		return depth, ok
+	case c == 't':
+		return depth, d.literal("true") == nil
+	case c == 'f':
+		return depth, d.literal("false") == nil
+	case c == 'n':
+		return depth, d.literal("null") == nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return depth, d.canonicalNumber()
+	}
+	return 0, false
+}
+
+// canonicalContainer reads an object or array at nesting depth depth:
+// members without whitespace, an object's keys strictly ascending (so none
+// twice), as Marshal writes them.
+func (d *decoder) canonicalContainer(depth int) (int, bool) {
+	if depth > MaxDepth {
+		return 0, false
+	}
+	open := d.data[d.pos]
+	close := byte(']')
+	if open == '{' {
+		close = '}'
+	}
+	d.pos++
+	if d.pos < len(d.data) && d.data[d.pos] == close {
+		d.pos++
+		return depth, true
+	}
+	deepest := depth
+	var prev []byte
+	for i := 0; ; i++ {
+		if open == '{' {
+			if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+				return 0, false
+			}
+			key, ok := d.canonicalString(false)
+			if !ok || (i > 0 && string(prev) >= string(key)) {
+				return 0, false
+			}
+			prev = key
+			if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+				return 0, false
+			}
+			d.pos++
+		}
+		inner, ok := d.canonical(depth)
+		if !ok {
+			return 0, false
+		}
+		deepest = max(deepest, inner)
+		if d.pos >= len(d.data) {
+			return 0, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case close:
+			d.pos++
+			return deepest, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// canonicalString reads a string as Marshal writes it and returns the bytes
+// between its quotes: raw UTF-8 but for the escapes Marshal writes (\" \\
+// \b \t \n \f \r, and \u00xx in lower-case hex for the other control
+// characters), which are declined when escapes is false.
+func (d *decoder) canonicalString(escapes bool) ([]byte, bool) {
+	start := d.pos + 1
+	ascii := true
+	for i := start; i < len(d.data); i++ {
+		c := d.data[i]
+		switch {
+		case c == '"':
+			s := d.data[start:i]
+			if !ascii && !utf8.Valid(s) {
+				return nil, false
+			}
+			d.pos = i + 1
+			return s, true
+		case c < 0x20:
+			return nil, false
+		case c >= 0x80:
+			ascii = false
+		case c == '\\':
+			if !escapes || i+1 >= len(d.data) {
+				return nil, false
+			}
+			i++
+			switch d.data[i] {
+			case '"', '\\', 'b', 't', 'n', 'f', 'r':
+			case 'u':
+				if i+4 >= len(d.data) || !canonicalControlEscape(d.data[i+1:i+5]) {
+					return nil, false
+				}
+				i += 4
+			default:
+				return nil, false
+			}
+		}
+	}
+	return nil, false
+}
+
+// canonicalControlEscape reports whether hex (the four digits of a \u
+// escape) is how Marshal writes a control character: 00xx in lower-case
+// hex, for one without a two-character escape.
+func canonicalControlEscape(hex []byte) bool {
+	if hex[0] != '0' || hex[1] != '0' || (hex[2] != '0' && hex[2] != '1') {
+		return false
+	}
+	c := hex[3]
+	switch {
+	case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
+	default:
+		return false
+	}
+	if hex[2] == '0' {
+		switch c {
+		case '8', '9', 'a', 'c', 'd': // \b \t \n \f \r
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalNumber reads an integer as Marshal writes it: no leading zero,
+// no "-0", no fraction or exponent, at most MaxIntDigits digits.
+func (d *decoder) canonicalNumber() bool {
+	i := d.pos
+	if d.data[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(d.data) && d.data[i] >= '0' && d.data[i] <= '9' {
+		i++
+	}
+	n := i - digits
+	switch {
+	case n == 0, n > MaxIntDigits:
+		return false
+	case d.data[digits] == '0' && (n > 1 || digits > d.pos): // 01, -0
+		return false
+	case i < len(d.data) && (d.data[i] == '.' || d.data[i] == 'e' || d.data[i] == 'E'):
+		return false
+	}
+	d.pos = i
+	return true
 }

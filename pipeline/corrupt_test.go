@@ -161,3 +161,39 @@ func TestCorruptCachedOutputHaltsEveryStageOnce(t *testing.T) {
 		t.Fatalf("report after repairs: %v", err)
 	}
 }
+
+// Ratify reads the plan object while the course loads: with the course and
+// the plan both damaged it halts on the course, as reading them one after
+// the other does, and audits nothing of the plan; with the plan alone
+// damaged it halts on the plan. Either way, one record.
+func TestRatifyHaltsOnTheFirstCorruptInputItReads(t *testing.T) {
+	ctx := context.Background()
+	for _, damage := range []string{"course and plan", "plan"} {
+		t.Run(damage, func(t *testing.T) {
+			storeDir := t.TempDir()
+			p := clockedPipeline(t, tinySubject(t, tinyDoc), "file://"+storeDir)
+			for _, st := range stageOrder[:len(stageOrder)-1] {
+				_, err := stageByName(p, st)(ctx, "tiny")
+				must(t, err)
+			}
+			runDigest, err := p.Env.ResolveRef(ctx, "tiny", "run")
+			must(t, err)
+			raw, err := p.Env.Store.Get(ctx, runDigest)
+			must(t, err)
+			rec, err := artifact.Decode[artifact.RunRecord](raw)
+			must(t, err)
+			victim := rec.PlanObject
+			flipObject(t, storeDir, rec.PlanObject)
+			if damage != "plan" {
+				victim = rec.CourseObject
+				flipObject(t, storeDir, rec.CourseObject)
+			}
+			before := auditCount(t, p, "ratify")
+			res, err := p.Ratify(ctx, "tiny")
+			if exitcode.Of(err, store.ExitCode) != exitcode.Rejected || res.CacheHit {
+				t.Fatalf("ratify over a corrupt %s: exit %d (%v)", damage, exitcode.Of(err, store.ExitCode), err)
+			}
+			onlyCorruptRecord(t, p, "ratify", victim, before)
+		})
+	}
+}

@@ -2,6 +2,8 @@ package ratify
 
 import (
 	"fmt"
+
+	"formation/artifact"
 	"slices"
 	"strings"
 )
@@ -12,12 +14,22 @@ import (
 // no walk leave nothing to measure: the gate passes saying so,
 // "n/a:no_relations", never as a plain n/a.
 func (g *Gauge) coverageGate() verdict {
-	n := len(g.needed)
+	needed := make(map[artifact.Triple]struct{}, len(g.in.ValidatedSet.Relations))
+	for _, r := range g.in.ValidatedSet.Relations {
+		needed[r.Triple()] = struct{}{}
+	}
+	n := len(needed)
 	var missing, extra, walks [2]int
 	for i, p := range g.passes {
-		missing[i] = n - p.walkedNeeded
-		extra[i] = len(p.extra)
-		walks[i] = p.walkedNeeded + extra[i]
+		walkedNeeded := 0
+		for tr := range p.walked { // a count: the order does not matter
+			if _, ok := needed[tr]; ok {
+				walkedNeeded++
+			}
+		}
+		missing[i] = n - walkedNeeded
+		extra[i] = len(p.walked) - walkedNeeded
+		walks[i] = len(p.walked)
 	}
 	switch {
 	case n == 0 && walks[0] == 0 && walks[1] == 0:

@@ -15,12 +15,14 @@ import (
 // passes through the same Gauge, so each gate has one implementation.
 //
 // Feed the first pass (Result for each step, then EndPass), then the second,
-// then call Report.
+// then call Report. A Gauge from Measure needs the inputs checked (Check)
+// before it reports; the passes do not depend on them, so they may be fed
+// while the inputs are still being read.
 type Gauge struct {
-	in     Input // Plan, FirstRun and SecondRun unused
-	plan   Plan
-	needed map[artifact.Triple]int
-	passes [2]passGauge
+	in      Input // Plan, FirstRun and SecondRun unused
+	checked bool  // in is set and was checked (or is trusted: assemble)
+	plan    Plan
+	passes  [2]passGauge
 	// traces are the first pass's trace hashes; mismatches counts the
 	// second pass's steps whose hash differs from the first's at that index.
 	traces     []string
@@ -46,11 +48,9 @@ type passGauge struct {
 
 	adversarial, legitimate, provenance tally
 
-	// walked marks the needed relations this pass walked (by index);
-	// walkedNeeded counts them, extra holds walked triples outside the set.
-	walked       []bool
-	walkedNeeded int
-	extra        map[artifact.Triple]bool
+	// walked holds the triples this pass walked, once each; G6 compares
+	// them with the validated set's relations when it is measured.
+	walked map[artifact.Triple]struct{}
 }
 
 // planEvent is where a pass first departs from the plan: a step whose type
@@ -66,26 +66,44 @@ type planEvent struct {
 // stands for the plan (read with ReadPlan, or PlanOf in.Plan), and in.Plan,
 // in.FirstRun and in.SecondRun are not read. Its errors are Ratify's.
 func Start(in Input, plan Plan) (*Gauge, error) {
-	if err := check(in, &plan); err != nil {
+	g := Measure(plan)
+	if err := g.Check(in); err != nil {
 		return nil, err
 	}
-	return newGauge(in, plan), nil
+	return g, nil
+}
+
+// Measure returns a Gauge to feed both passes of a run of plan to before
+// its inputs are known; Check must accept them before it reports.
+func Measure(plan Plan) *Gauge {
+	g := &Gauge{plan: plan, traces: make([]string, 0, plan.Len())}
+	for i := range g.passes {
+		g.passes[i] = passGauge{plan: planEvent{at: -1}, closureAt: -1}
+	}
+	return g
+}
+
+// Check checks the inputs as Start does, against the Gauge's plan (in.Plan,
+// in.FirstRun and in.SecondRun are not read), and keeps them for the
+// report. Its errors are Ratify's.
+func (g *Gauge) Check(in Input) error {
+	if err := check(in, &g.plan); err != nil {
+		return err
+	}
+	g.bind(in)
+	return nil
 }
 
 // newGauge trusts its inputs; assemble uses it directly.
 func newGauge(in Input, plan Plan) *Gauge {
-	in.Plan, in.FirstRun, in.SecondRun = artifact.FormationPlan{}, artifact.RunOutput{}, artifact.RunOutput{}
-	g := &Gauge{in: in, plan: plan, needed: map[artifact.Triple]int{}}
-	for _, r := range in.ValidatedSet.Relations {
-		if _, ok := g.needed[r.Triple()]; !ok {
-			g.needed[r.Triple()] = len(g.needed)
-		}
-	}
-	for i := range g.passes {
-		g.passes[i] = passGauge{plan: planEvent{at: -1}, closureAt: -1, walked: make([]bool, len(g.needed))}
-	}
-	g.traces = make([]string, 0, plan.Len())
+	g := Measure(plan)
+	g.bind(in)
 	return g
+}
+
+func (g *Gauge) bind(in Input) {
+	in.Plan, in.FirstRun, in.SecondRun = artifact.FormationPlan{}, artifact.RunOutput{}, artifact.RunOutput{}
+	g.in, g.checked = in, true
 }
 
 // Result feeds the next step of a pass (0 or 1). The first pass must be
@@ -106,6 +124,24 @@ func (g *Gauge) PlannedPayload(i int) []byte {
 	}
 	return payload
 }
+
+// Expected are strings a result of step i of pass likely holds: the plan
+// step's type and, in the second pass, the first pass's trace hash ("" when
+// there is none). A reader gives a result that holds them these strings
+// rather than copies: half the strings the passes would otherwise copy.
+func (g *Gauge) Expected(pass, i int) (typ, trace string) {
+	if i < g.plan.Len() {
+		typ = g.plan.types[i]
+	}
+	if pass == 1 && i < len(g.traces) {
+		trace = g.traces[i]
+	}
+	return typ, trace
+}
+
+// PayloadNesting is the deepest nesting of any PlannedPayload, its own
+// object counted as 1.
+func (g *Gauge) PayloadNesting() int { return g.plan.nesting }
 
 // ResultAsPlanned is Result for a step whose payload its reader found to be,
 // byte for byte, PlannedPayload of that step: res.Payload is not read (nil),
@@ -214,17 +250,10 @@ func walkTriple(typ string, payload map[string]any) (artifact.Triple, bool) {
 
 // walk marks a walked (head, relation, tail).
 func (g *Gauge) walk(p *passGauge, tr artifact.Triple) {
-	if k, ok := g.needed[tr]; ok {
-		if !p.walked[k] {
-			p.walked[k] = true
-			p.walkedNeeded++
-		}
-		return
+	if p.walked == nil {
+		p.walked = map[artifact.Triple]struct{}{}
 	}
-	if p.extra == nil {
-		p.extra = map[artifact.Triple]bool{}
-	}
-	p.extra[tr] = true
+	p.walked[tr] = struct{}{}
 }
 
 func legitimateStep(typ string) bool {
@@ -239,6 +268,9 @@ func legitimateStep(typ string) bool {
 func (g *Gauge) Report() (artifact.MasteryReport, error) {
 	if !g.passes[0].ended || !g.passes[1].ended {
 		return artifact.MasteryReport{}, fmt.Errorf("ratify: report asked before both passes ended")
+	}
+	if !g.checked {
+		return artifact.MasteryReport{}, fmt.Errorf("ratify: report asked before the inputs were checked")
 	}
 	gates, reasons, err := g.measure()
 	if err != nil {

@@ -1,6 +1,7 @@
 package ratify
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -33,6 +34,9 @@ type Plan struct {
 	// holds three strings, by step: what G6 reads of a result whose payload
 	// is the plan's own.
 	walks map[int]artifact.Triple
+	// nesting is the deepest nesting of any payload, its own object counted
+	// as 1: how deep a result holding the plan's payload nests.
+	nesting int
 }
 
 // Len is the number of steps.
@@ -46,12 +50,16 @@ func (p *Plan) step(i int) (typ string, payload []byte, err error) {
 	return p.types[i], p.payloads[start:p.ends[i]], p.unhashable[i]
 }
 
-func (p *Plan) add(typ string, payload []byte, decoded map[string]any, interned map[string]string) {
-	if tr, ok := walkTriple(typ, decoded); ok {
+// add appends a step whose canonical payload nests nesting deep; walk is
+// the step's (head, relation, tail), if it is a walk step whose payload
+// holds three strings.
+func (p *Plan) add(typ string, payload []byte, nesting int, walk artifact.Triple, isWalk bool, interned map[string]string) {
+	p.nesting = max(p.nesting, nesting)
+	if isWalk {
 		if p.walks == nil {
 			p.walks = map[int]artifact.Triple{}
 		}
-		p.walks[len(p.types)] = tr
+		p.walks[len(p.types)] = walk
 	}
 	t, ok := interned[typ]
 	if !ok {
@@ -74,7 +82,8 @@ func PlanOf(fp artifact.FormationPlan) Plan {
 			}
 			p.unhashable[i] = err
 		}
-		p.add(st.StepType, b, st.Payload, interned)
+		tr, ok := walkTriple(st.StepType, st.Payload)
+		p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
 	}
 	if p.unhashable != nil {
 		_, p.digestErr = artifact.PlanDigest(fp.CourseID, fp.CourseSHA256, fp.Steps)
@@ -128,7 +137,21 @@ var planFields = []string{"course_id", "course_sha256", "plan_sha256", "schema_v
 // time, never building the decoded plan. It accepts exactly what
 // artifact.Decode[artifact.FormationPlan] accepts; what it refuses is a
 // *DecodeError with that decode's error.
+//
+// The run stage writes a plan in canonical form, and a canonical payload's
+// bytes are the bytes the gates compare and hash, so such a plan is read in
+// one pass without decoding a payload (readCanonicalPlan). Any other plan,
+// or anything wrong with one, is read by decoding every step as canon does,
+// which gives the reading or the error.
 func ReadPlan(data []byte) (Plan, error) {
+	if p, ok := readCanonicalPlan(data); ok {
+		return p, nil
+	}
+	return readPlanSteps(data)
+}
+
+// readPlanSteps is ReadPlan by canon.Decode and canon.Assign of each step.
+func readPlanSteps(data []byte) (Plan, error) {
 	var p Plan
 	interned := map[string]string{}
 	fs := newFieldSet(planFields)
@@ -156,7 +179,8 @@ func ReadPlan(data []byte) (Plan, error) {
 			if merr != nil { // a decoded payload always encodes
 				return &canon.Error{Kind: canon.KindSchema, Offset: -1, Path: "$.steps[" + strconv.Itoa(i) + "]", Msg: merr.Error()}
 			}
-			p.add(st.StepType, b, st.Payload, interned)
+			tr, ok := walkTriple(st.StepType, st.Payload)
+			p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
 			return nil
 		})
 	})
@@ -173,4 +197,163 @@ func ReadPlan(data []byte) (Plan, error) {
 		return Plan{}, &DecodeError{Type: fmt.Sprintf("%T", artifact.FormationPlan{}), Err: err}
 	}
 	return p, nil
+}
+
+// Depths at which canon's decoder meets a plan's values: the plan object is
+// 1, its steps array 2, a step 3; a payload sits inside those three.
+const depthStepPayload = 3
+
+// readCanonicalPlan reads a plan whose every payload is in canonical form,
+// each step's bytes taken as they are; it declines (false) any document
+// that is not exactly a plan of that kind, declining rather than refusing,
+// so that whatever it accepts canon.Decode and canon.Assign accept too, to
+// the same Plan. TestCanonicalPlanAgreesWithSteps and FuzzReadPlan hold it
+// to that.
+func readCanonicalPlan(data []byte) (Plan, bool) {
+	var p Plan
+	interned := map[string]string{}
+	l := canon.NewLexer(data)
+	var seen fieldBits
+	ok := l.Object(func(key []byte) bool {
+		switch string(key) {
+		case "course_id":
+			return seen.first(0) && lexString(l, &p.CourseID)
+		case "course_sha256":
+			return seen.first(1) && lexString(l, &p.CourseSHA256)
+		case "plan_sha256":
+			return seen.first(2) && lexString(l, &p.PlanSHA256)
+		case "schema_version":
+			return seen.first(3) && lexString(l, &p.SchemaVersion)
+		case "steps":
+			return seen.first(4) && l.Array(func() bool { return p.readCanonicalStep(l, interned) })
+		}
+		return false
+	})
+	if !ok || seen != 0b11111 || !l.End() {
+		return Plan{}, false
+	}
+	return p, true
+}
+
+// readCanonicalStep reads one step {"payload":…,"step_type":…} whose
+// payload is a canonical object.
+func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) bool {
+	var (
+		typ     string
+		payload []byte
+		nesting int
+		seen    fieldBits
+	)
+	ok := l.Object(func(key []byte) bool {
+		switch string(key) {
+		case "payload":
+			if !seen.first(0) {
+				return false
+			}
+			var (
+				ok      bool
+				deepest int
+			)
+			payload, deepest, ok = l.Canonical(depthStepPayload)
+			nesting = deepest - depthStepPayload
+			return ok && payload[0] == '{' // canon.Assign puts only an object in a map
+		case "step_type":
+			return seen.first(1) && lexString(l, &typ)
+		}
+		return false
+	})
+	if !ok || seen != 0b11 {
+		return false
+	}
+	var (
+		walk   artifact.Triple
+		isWalk bool
+	)
+	if typ == artifact.StepWalk {
+		if walk, isWalk, ok = canonicalWalk(payload); !ok {
+			return false
+		}
+	}
+	p.add(typ, payload, nesting, walk, isWalk, interned)
+	return true
+}
+
+// canonicalWalk is walkTriple of a walk step's canonical payload: its
+// "head", "relation" and "tail" members when all three are strings.
+func canonicalWalk(payload []byte) (tr artifact.Triple, isWalk, ok bool) {
+	var found int
+	l := canon.NewLexer(payload)
+	ok = l.Object(func(key []byte) bool {
+		v, _, ok := l.Canonical(depthStepPayload + 1)
+		if !ok {
+			return false
+		}
+		var dst *string
+		switch string(key) {
+		case "head":
+			dst = &tr.Head
+		case "relation":
+			dst = &tr.Relation
+		case "tail":
+			dst = &tr.Tail
+		default:
+			return true
+		}
+		if v[0] != '"' {
+			return true
+		}
+		s, ok := canonicalString(v)
+		*dst = s
+		found++
+		return ok
+	}) && l.End()
+	return tr, ok && found == 3, ok
+}
+
+// canonicalString is the string whose canonical bytes (quotes included) are
+// v: the bytes between the quotes unless it holds an escape.
+func canonicalString(v []byte) (string, bool) {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1]), true
+	}
+	g, err := canon.Decode(v)
+	s, ok := g.(string)
+	return s, err == nil && ok
+}
+
+// canonicalNesting is the deepest nesting of canonical bytes b, which hold
+// no bracket but in strings and structure.
+func canonicalNesting(b []byte) int {
+	d, deepest := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i) - 1
+		case '{', '[':
+			d++
+			deepest = max(deepest, d)
+		case '}', ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+func lexString(l *canon.Lexer, dst *string) bool {
+	s, ok := l.String()
+	*dst = s
+	return ok
+}
+
+// fieldBits tracks which fields of an object came, by number: a key seen
+// twice is a duplicate, which canon refuses.
+type fieldBits uint8
+
+func (f *fieldBits) first(field uint) bool {
+	bit := fieldBits(1) << field
+	if *f&bit != 0 {
+		return false
+	}
+	*f |= bit
+	return true
 }

@@ -16,6 +16,9 @@ func samplePlan(t testing.TB) artifact.FormationPlan {
 	p.Steps = append(p.Steps, artifact.PlanStep{StepType: "walk_step", Payload: map[string]any{
 		"s": "é\n\"\\\u2028<>", "n": canon.Number("-12345678901234567890"), "l": []any{nil, true, map[string]any{}}}})
 	p.Steps = append(p.Steps, artifact.PlanStep{StepType: "seed_concept"})
+	p.Steps = append(p.Steps, artifact.PlanStep{StepType: "walk_step", Payload: map[string]any{
+		"head": "a\"b", "relation": "é\u001f", "tail": "", "utterance": map[string]any{"x": []any{}}}})
+	p.Steps = append(p.Steps, artifact.PlanStep{StepType: "walk_step", Payload: map[string]any{"head": "a", "relation": "b", "tail": nil}})
 	d, err := artifact.PlanDigest(p.CourseID, p.CourseSHA256, p.Steps)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +40,65 @@ func agreeOnPlan(t testing.TB, data []byte) {
 		t.Fatalf("errors differ:\nreader %v\ndecode %v\n%q", err, wantErr, data)
 	case err == nil && !reflect.DeepEqual(got, PlanOf(want)):
 		t.Fatalf("plans differ:\n%+v\n%+v", got, PlanOf(want))
+	}
+	agreeOnCanonicalPlan(t, data)
+}
+
+// agreeOnCanonicalPlan fails t unless the one-pass reading of a canonical
+// plan, when it accepts data, reads it as decoding each step does.
+func agreeOnCanonicalPlan(t testing.TB, data []byte) bool {
+	t.Helper()
+	fast, ok := readCanonicalPlan(data)
+	if !ok {
+		return false
+	}
+	slow, err := readPlanSteps(data)
+	if err != nil {
+		t.Fatalf("one pass read what decoding refuses (%v):\n%q", err, data)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("plans differ:\none pass %+v\nby step %+v", fast, slow)
+	}
+	return true
+}
+
+// The stored plan is canonical, and read in one pass; the plan written any
+// other way is read by decoding its steps, to the same Plan.
+func TestCanonicalPlanAgreesWithSteps(t *testing.T) {
+	data, err := artifact.Encode(samplePlan(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !agreeOnCanonicalPlan(t, data) {
+		t.Fatal("the canonical plan was not read in one pass")
+	}
+	p, _ := readCanonicalPlan(data)
+	if len(p.walks) != 2 || p.walks[7] != (artifact.Triple{Head: "a\"b", Relation: "é\u001f", Tail: ""}) {
+		t.Fatalf("walks %v", p.walks)
+	}
+	s := string(data)
+	for _, c := range []struct {
+		doc     string
+		onePass bool
+	}{
+		{strings.Replace(s, `{"course_id"`, ` { "course_id" `, 1), true},
+		{strings.Replace(s, `"steps":[`, `"steps":[ `, 1), true},
+		{strings.Replace(s, `{"canonical_term"`, `{ "canonical_term"`, 1), false},
+		{strings.Replace(s, `"s":"é`, `"s":"\u00e9`, 1), false},
+		{strings.Replace(s, `"n":-12345678901234567890`, `"n":-0`, 1), false},
+		{strings.Replace(s, `"payload":{}`, `"payload":null`, 1), false},
+		{strings.Replace(s, `"payload":{}`, `"payload":[]`, 1), false},
+		{strings.Replace(s, `"payload":{}`, `"payload":{},"payload":{}`, 1), false},
+		{strings.Replace(s, `"payload":{}`, `"payload":{},"x":1`, 1), false},
+		{strings.Replace(s, `"payload":{},"step_type":"seed_concept"`, `"step_type":"seed_concept","payload":{}`, 1), true},
+		{strings.Replace(s, `"step_type":"seed_concept"}`, `"step_type":"seed_concept","step_type":"x"}`, 1), false},
+		{strings.Replace(s, `"schema_version"`, `"schema_version":"x","schema_version"`, 1), false},
+		{s + "x", false},
+	} {
+		if got := agreeOnCanonicalPlan(t, []byte(c.doc)); got != c.onePass {
+			t.Errorf("read in one pass %v, want %v:\n%s", got, c.onePass, c.doc)
+		}
+		agreeOnPlan(t, []byte(c.doc))
 	}
 }
 
@@ -68,7 +130,7 @@ func TestReadPlanAgreesWithDecode(t *testing.T) {
 	}
 	agreeOnPlan(t, data)
 	got, err := ReadPlan(data)
-	if err != nil || got.Len() != 7 || got.PlanSHA256 != samplePlan(t).PlanSHA256 {
+	if err != nil || got.Len() != 9 || got.PlanSHA256 != samplePlan(t).PlanSHA256 {
 		t.Fatalf("read %d steps (%v)", got.Len(), err)
 	}
 	for i := 0; i <= len(data); i++ {

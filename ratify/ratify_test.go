@@ -2,6 +2,7 @@ package ratify
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -563,5 +564,41 @@ func TestRatioStrings(t *testing.T) {
 		if got := ratio(c.num, c.den); got != c.want {
 			t.Errorf("ratio(%d,%d) = %q, want %q", c.num, c.den, got, c.want)
 		}
+	}
+}
+
+// A Gauge fed before its inputs are known (Measure, then Check) reports what
+// one started with them reports, and refuses them as Start does; it reports
+// nothing until they are checked.
+func TestMeasureThenCheckIsStart(t *testing.T) {
+	vts := greenVTS()
+	vts.Relations = append(vts.Relations, relation("wisdom", "is", "patience"))
+	for _, second := range []artifact.RunOutput{allGreen(), run(allGreen().Results[:3]...)} {
+		in := realInput(t, vts, allGreen(), second)
+		want, wantErr := Ratify(in)
+		g := Measure(PlanOf(in.Plan))
+		if err := g.feed(0, in.FirstRun); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.feed(1, in.SecondRun); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Report(); err == nil {
+			t.Fatal("a report before the inputs were checked")
+		}
+		if err := g.Check(in); err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.Report()
+		if (err == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("measured then checked %+v (%v), started %+v (%v)", got, err, want, wantErr)
+		}
+	}
+	in := realInput(t, greenVTS(), allGreen(), allGreen())
+	in.CourseID = "other.v1"
+	_, startErr := Start(in, PlanOf(in.Plan))
+	checkErr := Measure(PlanOf(in.Plan)).Check(in)
+	if startErr == nil || checkErr == nil || startErr.Error() != checkErr.Error() {
+		t.Fatalf("Start %v, Check %v", startErr, checkErr)
 	}
 }

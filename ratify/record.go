@@ -39,6 +39,8 @@ type PassVisitor interface {
 type plannedVisitor interface {
 	PassVisitor
 	PlannedPayload(step int) []byte
+	Expected(pass, step int) (typ, trace string)
+	PayloadNesting() int
 	ResultAsPlanned(pass int, res artifact.StepResult) error
 }
 
@@ -259,9 +261,14 @@ func (r *RunRecordReader) sweepPass(i int, p passSpan, v PassVisitor) (*canon.Er
 			}
 		}
 		planned, _ := v.(plannedVisitor)
+		nesting := 0
+		if planned != nil {
+			nesting = planned.PayloadNesting()
+		}
 		return s.array(depthResults, func(s *scanner, j int) *canon.Error {
 			if planned != nil && !fs.failed() && visErr == nil {
-				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j)); ok {
+				typ, trace := planned.Expected(i, j)
+				if res, ok := s.plannedResult(depthResults, planned.PlannedPayload(j), nesting, typ, trace); ok {
 					visErr = planned.ResultAsPlanned(i, res)
 					return nil
 				}
@@ -599,15 +606,25 @@ func depthFault(data []byte, i, j int) *canon.Error {
 }
 
 // stringEnd is the index after the closing quote of the string at i, or
-// len(data) when it is not closed.
+// len(data) when it is not closed. A quote closes the string unless an odd
+// run of backslashes comes before it (each pair is an escaped backslash);
+// finding quotes with bytes.IndexByte rather than byte by byte is most of
+// the cost of finding where a run record's passes end.
 func stringEnd(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			j++
+	for j := i + 1; j < len(data); {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			break
 		}
+		q := j + k
+		slashes := 0
+		for b := q - 1; b > i && data[b] == '\\'; b-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return len(data)
 }
@@ -624,35 +641,34 @@ func scalarByte(b byte) bool {
 // plannedResult reads the result at s.pos when it is exactly the canonical
 // form the run stage writes, {"accepted":…,"has_provenance":…,"payload":P,
 // "step_type":"…","trace_hash":"…","versor_condition_repr":"…"}, with P
-// byte for byte payload (the plan step's canonical bytes) and every string
-// printable ASCII without escapes, and moves past it. On anything else
-// (payload nil included) it reads nothing and says so, and the caller
-// decodes the result as canon does.
+// byte for byte payload (the plan step's canonical bytes, nesting at most
+// nesting deep) and every string printable ASCII without escapes, and moves
+// past it. On anything else (payload nil included) it reads nothing and says
+// so, and the caller decodes the result as canon does.
 // What it accepts canon.Decode and canon.Assign accept too, to the same
 // StepResult (the payload aside, which is payload's decoding): the keys are
 // the struct's fields, once each, in order, with values of their types, and
-// the nesting is checked as the whole decode checks it.
-func (s *scanner) plannedResult(depth int, payload []byte) (artifact.StepResult, bool) {
+// the nesting is checked as the whole decode checks it. It reads the bytes
+// once: a value so matched ends at its closing brace, where valueEnd would
+// find it, and nests depth+1+nesting deep at most. A step type or trace
+// hash equal to typ or trace is that string, not a copy.
+func (s *scanner) plannedResult(depth int, payload []byte, nesting int, typ, trace string) (artifact.StepResult, bool) {
 	var res artifact.StepResult
-	if len(payload) == 0 || s.peek() != '{' {
+	if len(payload) == 0 || s.peek() != '{' || depth+1+nesting > canon.MaxDepth {
 		return res, false
 	}
-	end, err := s.valueEnd(depth)
-	if err != nil {
-		return res, false
-	}
-	r := resultReader{data: s.data[:end], pos: s.pos}
+	r := resultReader{data: s.data, pos: s.pos}
 	ok := r.lit(`{"accepted":`) && r.bool(&res.Accepted) &&
 		r.lit(`,"has_provenance":`) && r.bool(&res.HasProvenance) &&
 		r.lit(`,"payload":`) && r.bytes(payload) &&
-		r.lit(`,"step_type":`) && r.str(&res.StepType) &&
-		r.lit(`,"trace_hash":`) && r.str(&res.TraceHash) &&
-		r.lit(`,"versor_condition_repr":`) && r.str(&res.VersorConditionRepr) &&
-		r.lit(`}`) && r.pos == end
+		r.lit(`,"step_type":`) && r.str(&res.StepType, typ) &&
+		r.lit(`,"trace_hash":`) && r.str(&res.TraceHash, trace) &&
+		r.lit(`,"versor_condition_repr":`) && r.str(&res.VersorConditionRepr, "") &&
+		r.lit(`}`)
 	if !ok {
 		return artifact.StepResult{}, false
 	}
-	s.pos = end
+	s.pos = r.pos
 	return res, true
 }
 
@@ -691,15 +707,19 @@ func (r *resultReader) bool(dst *bool) bool {
 }
 
 // str reads a string of printable ASCII without escapes, which decodes to
-// its own bytes.
-func (r *resultReader) str(dst *string) bool {
+// its own bytes: known when they are its bytes.
+func (r *resultReader) str(dst *string, known string) bool {
 	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
 		return false
 	}
 	for j := r.pos + 1; j < len(r.data); j++ {
 		switch c := r.data[j]; {
 		case c == '"':
-			*dst = string(r.data[r.pos+1 : j])
+			if b := r.data[r.pos+1 : j]; string(b) == known {
+				*dst = known
+			} else {
+				*dst = string(b)
+			}
 			r.pos = j + 1
 			return true
 		case c < 0x20 || c > 0x7e || c == '\\':

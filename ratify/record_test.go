@@ -3,6 +3,7 @@ package ratify
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -246,7 +247,7 @@ func FuzzPlannedResult(f *testing.F) {
 			return
 		}
 		s := &scanner{data: data}
-		res, ok := s.plannedResult(depth, payload)
+		res, ok := s.plannedResult(depth, payload, canonicalNesting(payload), "walk_step", "ab12")
 		if !ok {
 			if s.pos != 0 {
 				t.Fatalf("refused, but moved to %d", s.pos)
@@ -276,4 +277,53 @@ func FuzzPlannedResult(f *testing.F) {
 			t.Fatalf("accepted a value nested past the limit: %v", verr)
 		}
 	})
+}
+
+// stringEnd finds quotes a run at a time; it must end a string where reading
+// it byte by byte, an escape skipping the byte after it, does.
+func TestStringEndAgreesWithByteLoop(t *testing.T) {
+	byteLoop := func(data []byte, i int) int {
+		for j := i + 1; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				return j + 1
+			case '\\':
+				j++
+			}
+		}
+		return len(data)
+	}
+	rng := rand.New(rand.NewSource(7))
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, 1+rng.Intn(24))
+		for k := range b {
+			b[k] = `"\\a`[rng.Intn(4)]
+		}
+		b[0] = '"'
+		if got, want := stringEnd(b, 0), byteLoop(b, 0); got != want {
+			t.Fatalf("%q: %d, byte by byte %d", b, got, want)
+		}
+	}
+}
+
+// The planned-result shortcut reads a result once, without finding its end
+// first; it must still step aside for a payload that nests the result past
+// the limit, and take one that nests it to the limit.
+func TestPlannedResultAtTheDepthLimit(t *testing.T) {
+	for _, n := range []int{canon.MaxDepth - depthResults - 2, canon.MaxDepth - depthResults - 1, canon.MaxDepth - depthResults} {
+		payload := []byte(`{"a":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}`)
+		if canonicalNesting(payload) != n {
+			t.Fatalf("nesting %d, built %d", canonicalNesting(payload), n)
+		}
+		data := []byte(`{"accepted":true,"has_provenance":true,"payload":` + string(payload) + `,"step_type":"walk_step","trace_hash":"t","versor_condition_repr":"0"}`)
+		s := &scanner{data: data}
+		_, ok := s.plannedResult(depthResults, payload, n, "", "")
+		_, err := (&scanner{data: data}).valueEnd(depthResults)
+		if ok != (err == nil) || ok != (depthResults+1+n <= canon.MaxDepth) {
+			t.Fatalf("payload nesting %d: shortcut %v, valueEnd %v", n, ok, err)
+		}
+		if ok && s.pos != len(data) {
+			t.Fatalf("ended at %d of %d", s.pos, len(data))
+		}
+	}
 }

@@ -567,6 +567,15 @@ func Load[T any](ctx context.Context, e *Env, spec Spec, digest string) (T, erro
 // LoadBytes reads an object by digest; corruption is a halt, audited once.
 func LoadBytes(ctx context.Context, e *Env, spec Spec, digest string) ([]byte, error) {
 	raw, err := e.Store.Get(ctx, digest)
+	return Loaded(ctx, e, spec, raw, err)
+}
+
+// Loaded is LoadBytes for an object a stage read from e.Store ahead of
+// need (raw and err are what Get gave), for instance while it loaded
+// another: the read counts, and its corruption is audited, only once the
+// stage takes it, so a read that an earlier failure made moot audits
+// nothing.
+func Loaded(ctx context.Context, e *Env, spec Spec, raw []byte, err error) ([]byte, error) {
 	if errors.Is(err, store.ErrCorrupt) {
 		return nil, e.fail(ctx, spec, err)
 	}
