@@ -2,14 +2,15 @@ package trace
 
 import (
 	"fmt"
-	"math"
 	"testing"
+
+	"formation/internal/testutil"
 )
 
 // TestFormatConditionIsPrintf holds FormatCondition, which formats through
 // strconv, equal to printf %.3e for every value but exact zero.
 func TestFormatConditionIsPrintf(t *testing.T) {
-	for _, v := range floatSamples() {
+	for _, v := range testutil.FloatSamples() {
 		if v == 0 {
 			continue
 		}
@@ -17,15 +18,4 @@ func TestFormatConditionIsPrintf(t *testing.T) {
 			t.Errorf("FormatCondition(%v) = %q, %%.3e %q", v, got, want)
 		}
 	}
-}
-
-func floatSamples() []float64 {
-	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1e-6, 9.9999995e-7, 1e-7, 0.5, 0.9999995, 0.99999949, 123456.789, -2.5e-300,
-		math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64, math.NaN(), math.Inf(1), math.Inf(-1), 5e-324, 1e21, 1e-21, 0.0005, 0.00049999}
-	x := 1.0
-	for i := 0; i < 400; i++ {
-		x = x*1.37 + 1e-9
-		vals = append(vals, x, -x, 1/x, -1/x, x*1e-12, float64(i)/7)
-	}
-	return vals
 }
