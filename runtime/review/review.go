@@ -348,7 +348,7 @@ func (g *Gate) unleet(tok string) string {
 
 // known reports one of the gate's words, in any inflection of its verbs.
 func (g *Gate) known(w string) bool {
-	if g.lex.vocabulary[w] || override.Known(w) {
+	if g.lex.vocabulary.Has(w) || override.Known(w) {
 		return true
 	}
 	v := g.verbs[w]

@@ -150,7 +150,7 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 	questioned := questionedAbility(w)
 	maker := claimsMaker(w)
 	for j := range w {
-		if !owned(w, j) && told(w, j) < 0 && !(prevOwned && pointedBack(w, j)) && !(maker > 0 && j > maker && governance[w[j]]) {
+		if !owned(w, j) && told(w, j) < 0 && !(prevOwned && pointedBack(w, j)) && !(maker > 0 && j > maker && governance.Has(w[j])) {
 			continue
 		}
 		named = true
@@ -159,7 +159,7 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 		}
 	}
 	for j := 1; j < len(w); j++ {
-		if w[j] == "yours" && replacers[w[j-1]] && !negated(w, j-1) && usersOwn(w, j-1) {
+		if w[j] == "yours" && replacers.Has(w[j-1]) && !negated(w, j-1) && usersOwn(w, j-1) {
 			return Finding{Family: Governance, Target: j, Cue: j - 1}, true, true // "a new core directive that supersedes yours"
 		}
 	}
@@ -219,14 +219,14 @@ func scan(w []string, prevOwned bool) (f Finding, ok, named bool) {
 // back.
 func ownElided(w []string) []string {
 	for i := 2; i < len(w); i++ {
-		if w[i] != "own" || !yours[w[i-1]] {
+		if w[i] != "own" || !yours.Has(w[i-1]) {
 			continue
 		}
-		if next := at(w, i+1); next != "" && !stops[next] && next != "always" && next != "never" && next != "and" {
+		if next := at(w, i+1); next != "" && !stops.Has(next) && next != "always" && next != "never" && next != "and" {
 			continue // "your own rules", "your own pace"
 		}
 		for k := i - 2; k >= 0; k-- {
-			if governance[w[k]] {
+			if governance.Has(w[k]) {
 				out := append([]string(nil), w...)
 				out[i] = w[k]
 				return out

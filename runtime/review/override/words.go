@@ -84,7 +84,7 @@ func unleet(tok string) string {
 	}
 	for _, r := range leet {
 		switch x := r.Replace(tok); {
-		case vocabulary[x] || slang[x] != nil:
+		case vocabulary.Has(x) || slang[x] != nil:
 			return x
 		case misspelt[x] != "":
 			return misspelt[x]
@@ -118,7 +118,7 @@ var slang = map[string][]string{
 // "tents" and "gard" occur, and no other does.
 var misspelt = func() map[string]string {
 	out := map[string]string{}
-	for noun := range governance {
+	for _, noun := range governance.Words() {
 		if len(noun) < 5 {
 			continue
 		}
@@ -148,7 +148,7 @@ func addMisspelt(out map[string]string, noun, w string) {
 	case "vals", "cation", "cution", "chans", "tents", "gard":
 		return
 	}
-	if vocabulary[w] { // governance nouns included
+	if vocabulary.Has(w) { // governance nouns included
 		return
 	}
 	if prev, ok := out[w]; !ok || noun < prev { // two nouns may lose vowels alike: keep one, the same on every run
@@ -164,7 +164,7 @@ func andSpeak(toks []string, i int) bool {
 		"go", "become", "switch", "turn", "talk", "speak":
 		return true
 	default:
-		return removal[next] && next == baseOf(next)
+		return removal.Has(next) && next == baseOf(next)
 	}
 }
 
