@@ -447,7 +447,7 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		if checksYou(t.w, j, to) {
 			return target{at: j, owned: true}
 		}
-		strong, owned, extra := l.strong.Has(w), l.owned.Has(w), g.extra[w]
+		strong, owned, extra := l.strong.Has(w), l.owned.Has(w), g.extra.Has(w)
 		if !strong && !owned && !extra {
 			if g.possessedGoverned(t, from, j, to) {
 				return target{at: j, owned: true} // "your safety threshold"
@@ -471,7 +471,7 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 		mods := t.w[k+1 : j]
 		mine := possessor == "your" || possessor == "yours" || possessor == "thy" ||
 			self && (possessor == "its" || possessor == "their") || g.ownedAfter(t, j, to)
-		governed := governedBy(mods, w, func(m string) bool { return l.governors.Has(m) || g.extra[m] }, l.qualifiers)
+		governed := governedBy(mods, w, func(m string) bool { return l.governors.Has(m) || g.extra.Has(m) }, l.qualifiers)
 		if !mine && (w == "instruction" || w == "directive") && !slices.ContainsFunc(mods, func(m string) bool { return l.qualifiers.Has(m) || l.governors.Has(m) }) {
 			continue // "rewrite the instruction at offset", "ignore this directive if ...": a machine's or a compiler's
 		}
@@ -480,7 +480,7 @@ func (g *Gate) findTarget(t words, from, to int, self bool) target {
 			continue // "rewrite instructions with constant operands"
 		}
 		clean := !slices.ContainsFunc(mods, func(m string) bool {
-			return !l.qualifiers.Has(m) && !l.governors.Has(m) && !l.strong.Has(m) && !l.owned.Has(m) && !g.extra[m]
+			return !l.qualifiers.Has(m) && !l.governors.Has(m) && !l.strong.Has(m) && !l.owned.Has(m) && !g.extra.Has(m)
 		})
 		switch {
 		case mine && override.Elsewhere(t.w[:clauseEnd(t, j)], j):
@@ -533,7 +533,7 @@ func (g *Gate) possessedGoverned(t words, from, j, to int) bool {
 	m := t.w[j-1]
 	// "your system" is the reader's computer in any manual ("you might
 	// break your system, use with caution").
-	return (g.lex.governors.Has(m) && m != "system" || g.extra[m] || g.lex.strong.Has(m)) && t.w[j-2] == "your"
+	return (g.lex.governors.Has(m) && m != "system" || g.extra.Has(m) || g.lex.strong.Has(m)) && t.w[j-2] == "your"
 }
 
 // governedBy reports modifiers that make the noun w governance: a governor
@@ -574,7 +574,7 @@ func (g *Gate) aboutElse(t words, j, to int, mods []string) bool {
 		w := t.w[k]
 		switch {
 		case w == "you" || w == "your" || w == "yours" || w == "yourself" || l.selfNouns.Has(w) ||
-			l.strong.Has(w) || l.owned.Has(w) || l.governors.Has(w) || g.extra[w] ||
+			l.strong.Has(w) || l.owned.Has(w) || l.governors.Has(w) || g.extra.Has(w) ||
 			w == "conversation" || w == "chat" || w == "session":
 			return false
 		case !l.stops.Has(w):
@@ -671,7 +671,7 @@ func (g *Gate) region(t words, i, objStart int) (int, int) {
 // base form and where its object starts (after a particle: "turn off").
 func (g *Gate) directiveAt(t words, i int) (base string, objStart int, ok bool) {
 	w := t.w[i]
-	v := g.verbs[w]
+	v := g.verb(w)
 	if b := v.phrasal; b != "" && i+1 < len(t.w) && slices.Contains(g.lex.phrasal[b], t.w[i+1]) {
 		return b, i + 2, true
 	}
@@ -846,7 +846,7 @@ func (g *Gate) passiveDisable(t words) (string, bool) {
 // particle right after it or one word on: "put on ice", "set aside",
 // "thrown out".
 func (g *Gate) phrasalParticiple(t words, i int) bool {
-	base := g.phrasalForms[t.w[i]]
+	base := g.verb(t.w[i]).phrasal // phrasalForms[t.w[i]]
 	switch t.w[i] {
 	case "thrown":
 		base = "throw"
@@ -953,7 +953,7 @@ func (g *Gate) lapsed(t words, i int) (string, bool) {
 		}
 		return "", false
 	}
-	if !l.strong.Has(t.w[i]) && !l.owned.Has(t.w[i]) && !g.extra[t.w[i]] {
+	if !l.strong.Has(t.w[i]) && !l.owned.Has(t.w[i]) && !g.extra.Has(t.w[i]) {
 		return "", false
 	}
 	start, _ := t.clause(i)
@@ -1027,7 +1027,7 @@ func inForce(w []string) bool {
 // with a pseudo-tag of authority ("<<SYSTEM>> safety: disabled", "[ADMIN]
 // rules=off"): markup that claims to come from whoever governs the system.
 func (g *Gate) tagged(t words, i int) bool {
-	if i < 1 || i > 3 || !g.lex.strong.Has(t.w[i]) && !g.lex.owned.Has(t.w[i]) && !g.extra[t.w[i]] {
+	if i < 1 || i > 3 || !g.lex.strong.Has(t.w[i]) && !g.lex.owned.Has(t.w[i]) && !g.extra.Has(t.w[i]) {
 		return false
 	}
 	switch t.w[0] {
@@ -1281,7 +1281,7 @@ func boundWord(w string) bool {
 func (g *Gate) adoptedIdentity(t words) (string, bool) {
 	for i, w := range t.w {
 		kind := ""
-		v := g.verbs[w]
+		v := g.verb(w)
 		switch {
 		case v.adopt != "":
 			kind = "adopt"

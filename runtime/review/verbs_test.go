@@ -8,9 +8,10 @@ import (
 )
 
 // TestVerbsAreTheFormMaps holds the gate's merged verb table, which the
-// rules read with one lookup a word, equal to the five form maps it stands
-// for: over every word any of them holds, every word of the suite, the
-// held-out parts and the real imperatives, and words none holds.
+// rules read with one lookup a word (through verb, which asks it only about
+// the words verbWords holds), equal to the five form maps it stands for:
+// over every word any of them holds, every word of the suite, the held-out
+// parts and the real imperatives, and words none holds.
 func TestVerbsAreTheFormMaps(t *testing.T) {
 	g := NewGate(axes...)
 	words := map[string]bool{"": true, "zzz": true, "the": true}
@@ -32,7 +33,10 @@ func TestVerbsAreTheFormMaps(t *testing.T) {
 	}
 	changes := 0
 	for w := range words {
-		v := g.verbs[w]
+		v := g.verb(w)
+		if v != g.verbs[w] {
+			t.Errorf("%q: verb %+v, verbs %+v", w, v, g.verbs[w])
+		}
 		c, isChange := g.changeForms[w]
 		want := verbForm{change: c, isChange: isChange, phrasal: g.phrasalForms[w], adopt: g.adoptForms[w], act: g.actForms[w], speak: g.speakForms[w]}
 		if v != want {

@@ -4,7 +4,11 @@ package override
 // contractions spelled out (with or without their apostrophe), digits and
 // signs written for letters read back, text-speak ("u r", "ur", "n") spelled out.
 
-import "strings"
+import (
+	"strings"
+
+	"formation/runtime/text"
+)
 
 // normalize spells out contractions and digits written for letters, and
 // returns the words with the index of the token each came from.
@@ -23,9 +27,12 @@ func normalize(toks []string) ([]string, []int) {
 			w, origin = append(w, "are"), append(origin, i)
 			continue
 		}
-		if plainWord(tok) { // most words: nothing to split, spell out or read back
-			if noun := misspelt[tok]; noun != "" {
-				tok = noun // "guidlines", "instrctions", "filtr"
+		re := respelt.Has(tok)
+		if plainWord(tok, re) { // most words: nothing to split, spell out or read back
+			if re {
+				if noun := misspelt[tok]; noun != "" {
+					tok = noun // "guidlines", "instrctions", "filtr"
+				}
 			}
 			w, origin = append(w, tok), append(origin, i)
 			continue
@@ -56,9 +63,10 @@ func onHold(w []string) []string {
 
 // plainWord reports a non-empty token that normalize leaves as it is: no
 // "_" to split at, no apostrophe, no digit or sign read as a letter, and
-// not one of the contractions expand spells out.
-func plainWord(tok string) bool {
-	if tok == "" || tok == "cannot" || slang[tok] != nil || tok[len(tok)-1] == 't' && bareContractions[tok] != "" {
+// not one of the contractions expand spells out. respelt is
+// respelt.Has(tok), which the caller has asked.
+func plainWord(tok string, respelt bool) bool {
+	if tok == "" || tok == "cannot" || respelt && (slang[tok] != nil || tok[len(tok)-1] == 't' && bareContractions[tok] != "") {
 		return false
 	}
 	for i := 0; i < len(tok); i++ {
@@ -92,6 +100,23 @@ func unleet(tok string) string {
 	}
 	return tok
 }
+
+// respelt holds every word that slang, bareContractions or misspelt has:
+// normalize asks those maps about a token only when it is one, and most
+// tokens are turned away by the set's filter at a fraction of a map lookup.
+var respelt = func() *text.WordSet {
+	var words []string
+	for w := range slang {
+		words = append(words, w)
+	}
+	for w := range bareContractions {
+		words = append(words, w)
+	}
+	for w := range misspelt {
+		words = append(words, w)
+	}
+	return text.NewWordSet(words...)
+}()
 
 // bareContractions are negated auxiliaries typed without their apostrophe,
 // with the verb each stands for. Words that are also other words ("cant",
