@@ -5,11 +5,21 @@ package override
 // bare cue ("Forget them.") in the next.
 
 // listPrefix returns the length of a list of governance nouns that opens a
-// sentence (at least two), or 0.
+// sentence (at least two), or 0: the first k with w[:k] listed and
+// w[:k+1] not. A prefix stays listed until its first word that is neither
+// a governance noun nor a filler, so that word alone decides, and w is read
+// once instead of once per prefix (TestListPrefixIsEveryPrefixListed).
 func listPrefix(w []string) int {
-	for k := range w {
-		if !listed(w[:k+1]) && k > 0 && listed(w[:k]) {
-			return k
+	n := 0
+	for k, x := range w {
+		switch {
+		case governance.Has(x):
+			n++
+		case !listFiller(x):
+			if n >= 2 {
+				return k
+			}
+			return 0
 		}
 	}
 	return 0
@@ -23,11 +33,16 @@ func listed(w []string) bool {
 		switch {
 		case governance.Has(x):
 			n++
-		case x != "and" && x != "or" && !yours.Has(x) && x != "the" && x != "all":
+		case !listFiller(x):
 			return false
 		}
 	}
 	return n >= 2
+}
+
+// listFiller is a word a list of governance may hold between its nouns.
+func listFiller(x string) bool {
+	return x == "and" || x == "or" || yours.Has(x) || x == "the" || x == "all"
 }
 
 // pointedBack reports a governance noun at j that a demonstrative points
