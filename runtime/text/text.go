@@ -25,8 +25,8 @@ func Tokenize(s string) []string {
 // tokenizeASCII is Tokenize for ASCII text, where a word character is a
 // letter, a digit or '_' and a token is a run of them (with inner
 // apostrophes) lower-cased: a lower-case token is a substring of s, not a
-// copy (strings.ToLower returns such a string as it is). It runs several
-// times on every turn.
+// copy, as strings.ToLower would return it, but without ToLower's second
+// pass over it. It runs several times on every turn.
 func tokenizeASCII(s string) []string {
 	n := countASCIITokens(s)
 	if n == 0 {
@@ -34,18 +34,24 @@ func tokenizeASCII(s string) []string {
 	}
 	out := make([]string, 0, n) // the tokens counted first: one allocation, not one per doubling
 	start := -1
+	upper := false // the token has a capital: only then is it lower-cased, the rest being their own lower case
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && asciiWordByte(s[i]) {
 			if start < 0 {
-				start = i
+				start, upper = i, false
 			}
+			upper = upper || 'A' <= s[i] && s[i] <= 'Z'
 			continue
 		}
 		if i+1 < len(s) && s[i] == '\'' && start >= 0 && asciiWordByte(s[i+1]) {
 			continue
 		}
 		if start >= 0 {
-			out = append(out, strings.ToLower(s[start:i]))
+			tok := s[start:i]
+			if upper {
+				tok = strings.ToLower(tok)
+			}
+			out = append(out, tok)
 			start = -1
 		}
 	}

@@ -145,7 +145,7 @@ func TestJoinSpelled(t *testing.T) {
 // The ASCII tokenizer and the shortcut for normal keys give what the
 // general paths give.
 func FuzzFastPaths(f *testing.F) {
-	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'", "a\xffb", "(x)", "c++", "x\u00e9", "\u00e9x"} {
+	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'", "a\xffb", "(x)", "c++", "x\u00e9", "\u00e9x", "ZEBRA zoo @Z [Z] `a` Az aZ AZ09_z"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
