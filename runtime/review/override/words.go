@@ -37,8 +37,14 @@ func normalize(toks []string) ([]string, []int) {
 			w, origin = append(w, tok), append(origin, i)
 			continue
 		}
-		for _, part := range strings.Split(tok, "_") {
-			for _, x := range expand(unleet(part)) {
+		// The parts strings.Split(tok, "_") would return, cut one by one
+		// and spelled out into a buffer on the stack, not two slices per
+		// token (TestNormalizeIsSplitAndExpand).
+		var buf [2]string
+		for rest, more := tok, true; more; {
+			var part string
+			part, rest, more = strings.Cut(rest, "_")
+			for _, x := range expandInto(buf[:0], unleet(part)) {
 				if x != "" {
 					w, origin = append(w, x), append(origin, i)
 				}
@@ -204,50 +210,51 @@ func textSpeak(toks []string, i int) bool {
 	return false
 }
 
-// expand spells out a contraction: "don't" → do not, "you're" → you are;
-// a possessive "'s" is dropped.
-func expand(tok string) []string {
+// expandInto appends to dst the words a contraction spells out: "don't" →
+// do not, "you're" → you are; a possessive "'s" is dropped. Any other token
+// is its own word.
+func expandInto(dst []string, tok string) []string {
 	switch tok {
 	case "can't", "cannot":
-		return []string{"can", "not"}
+		return append(dst, "can", "not")
 	case "won't":
-		return []string{"will", "not"}
+		return append(dst, "will", "not")
 	case "let's":
-		return []string{"let", "us"}
+		return append(dst, "let", "us")
 	}
 	if stem := bareContractions[tok]; stem != "" {
-		return []string{stem, "not"} // "doesnt", typed without its apostrophe
+		return append(dst, stem, "not") // "doesnt", typed without its apostrophe
 	}
 	if words := slang[tok]; words != nil {
-		return words // "gonna", "u", "ur"
+		return append(dst, words...) // "gonna", "u", "ur"
 	}
 	i := strings.LastIndexByte(tok, '\'')
 	if i <= 0 {
-		return []string{tok}
+		return append(dst, tok)
 	}
 	base := tok[:i]
 	switch tok[i+1:] {
 	case "t":
 		if stem, ok := strings.CutSuffix(base, "n"); ok && stem != "" {
-			return []string{stem, "not"}
+			return append(dst, stem, "not")
 		}
 	case "re":
-		return []string{base, "are"}
+		return append(dst, base, "are")
 	case "ll":
-		return []string{base, "will"}
+		return append(dst, base, "will")
 	case "ve":
-		return []string{base, "have"}
+		return append(dst, base, "have")
 	case "d":
-		return []string{base, "would"}
+		return append(dst, base, "would")
 	case "m":
-		return []string{base, "am"}
+		return append(dst, base, "am")
 	case "s":
 		if base == "it" || base == "that" || base == "what" || base == "there" || base == "here" {
-			return []string{base, "is"}
+			return append(dst, base, "is")
 		}
-		return []string{base}
+		return append(dst, base)
 	}
-	return []string{tok}
+	return append(dst, tok)
 }
 
 // InnerDots reads a full stop between two letters ("ignore.your.rules") as
