@@ -144,15 +144,16 @@ func (g *gathered) of(b *MV) {
 // a[i], ascending, each term of g, ascending.
 func (g *gathered) mulInto(r, a *MV) {
 	idxs, vals := g.idx[:g.n], g.vals[:g.n]
-	for i := range a {
-		ai := a[i]
+	out, in := r[:], a[:] // r and a checked for nil once here, not on every term
+	products, signs := &tables.product, &tables.sign
+	for i, ai := range in {
 		if ai == 0 {
 			continue
 		}
-		prod, sgn := &tables.product[i], &tables.sign[i]
+		prod, sgn := &products[i], &signs[i]
 		for k, j := range idxs {
 			j &= Size - 1 // always so; the mask spares the bounds checks
-			r[prod[j]&(Size-1)] += sgn[j] * ai * vals[k]
+			out[prod[j]&(Size-1)] += sgn[j] * ai * vals[k]
 		}
 	}
 }
@@ -271,13 +272,14 @@ func Sandwich(v, f MV) MV {
 // gathered).
 func (g *gathered) leftInto(r *MV, b *gathered) {
 	idxs, vals := b.idx[:b.n], b.vals[:b.n]
+	out := r[:] // r checked for nil once here, not on every term
 	for k, i := range g.idx[:g.n] {
 		ai := g.vals[k]
 		i &= Size - 1
 		prod, sgn := &tables.product[i], &tables.sign[i]
 		for m, j := range idxs {
 			j &= Size - 1
-			r[prod[j]&(Size-1)] += sgn[j] * ai * vals[m]
+			out[prod[j]&(Size-1)] += sgn[j] * ai * vals[m]
 		}
 	}
 }
