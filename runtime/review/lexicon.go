@@ -48,8 +48,10 @@ type lexicon struct {
 	agents, freedom, praise, modes, enterVerbs *text.WordSet
 	// Words that void what they name, and verbs of its holding.
 	voidWords, lapseVerbs *text.WordSet
-	// Standing instructions ("from now on").
-	standing [][]string
+	// Standing instructions ("from now on"), and the words they open with:
+	// a standing phrase can start only at one of those.
+	standing      [][]string
+	standingFirst *text.WordSet
 	// Hardening: a claim made final.
 	hardenVerbs, hardenWords, freezeVerbs, makeVerbs, claimNouns *text.WordSet
 	// Injection: installing verbs, what they would install, and the places
@@ -225,7 +227,17 @@ func newLexicon() *lexicon {
 		"permanently", "entirely", "fully", "formally", "temporarily", "henceforth", "totally", "officially",
 		"immediately", "simply", "hence", "thereby", "herewith")
 	l.vocabulary = l.collectVocabulary()
+	l.standingFirst = firstWords(l.standing)
 	return l
+}
+
+// firstWords is the set of the phrases' first words (every phrase has one).
+func firstWords(phrases [][]string) *text.WordSet {
+	var first []string
+	for _, p := range phrases {
+		first = append(first, p[0])
+	}
+	return text.NewWordSet(first...)
 }
 
 // collectVocabulary gathers every word of every list.

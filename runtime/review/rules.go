@@ -1061,6 +1061,9 @@ func (g *Gate) systemSubject(t words, i int) bool {
 // system's standing instructions, whatever it asks for.
 func (g *Gate) standingInstruction(t words) (string, bool) {
 	for i := range t.w {
+		if !g.lex.standingFirst.Has(t.w[i]) {
+			continue // no standing phrase opens here (TestStandingInstructionStartsAtFirstWords)
+		}
 		for _, p := range g.lex.standing {
 			if i+len(p) > len(t.w) || !slices.Equal(t.w[i:i+len(p)], p) {
 				continue
