@@ -23,7 +23,7 @@ type WordSet struct {
 func NewWordSet(words ...string) *WordSet {
 	s := &WordSet{}
 	size, bits := 8, uint(3)
-	for size < 4*len(words) {
+	for size < 2*len(words) {
 		size, bits = size*2, bits+1
 	}
 	s.slots, s.shift = make([]string, size), 64-bits
