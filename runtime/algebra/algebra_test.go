@@ -389,3 +389,59 @@ func TestSandwichIsTwoProducts(t *testing.T) {
 		}
 	}
 }
+
+// TestMulSandwichIsMulOfSandwich holds MulSandwich bit-equal to
+// Mul(f, Sandwich(v, w)) over rotors, even and dense multivectors with
+// signed zeros, infinities and NaN, and Gathered to the multivector it
+// gathered.
+func TestMulSandwichIsMulOfSandwich(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	planes := EuclideanPlanes()
+	pick := func(n int) MV {
+		var v MV
+		switch n % 4 {
+		case 0:
+			v, _ = PlaneRotor(planes[n%6], rng.Float64()*6-3)
+		case 1:
+			v = Add(GradeProject(randomMV(rng), 0), GradeProject(randomMV(rng), 2))
+			v[n%32] = math.Copysign(0, -1)
+		case 2:
+			v = Add(GradeProject(randomMV(rng), 0), Add(GradeProject(randomMV(rng), 2), GradeProject(randomMV(rng), 4)))
+		default:
+			v = randomMV(rng)
+		}
+		switch n % 50 {
+		case 7:
+			v[n%32] = math.Inf(1 - 2*(n%2))
+		case 11:
+			v[(n+3)%32] = math.NaN()
+		case 13:
+			v[(n+5)%32] = math.Copysign(math.NaN(), -1)
+		}
+		return v
+	}
+	for n := 0; n < 3000; n++ {
+		f, v, w := pick(n+1), pick(n), pick(n/4+2)
+		gv, gw := Gather(v), Gather(w)
+		if gv.MV() != v && !hasNaN(v) {
+			t.Fatalf("case %d: Gather(v).MV() is not v", n)
+		}
+		want := Mul(f, Sandwich(v, w))
+		got := f
+		MulSandwich(&got, &gv, &gw)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("case %d: MulSandwich[%d] = %v, Mul of Sandwich %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func hasNaN(v MV) bool {
+	for _, c := range v {
+		if math.IsNaN(c) {
+			return true
+		}
+	}
+	return false
+}

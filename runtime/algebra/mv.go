@@ -144,15 +144,16 @@ func (g *gathered) of(b *MV) {
 // a[i], ascending, each term of g, ascending.
 func (g *gathered) mulInto(r, a *MV) {
 	idxs, vals := g.idx[:g.n], g.vals[:g.n]
-	for i := range a {
-		ai := a[i]
+	out, in := r[:], a[:] // r and a checked for nil once here, not on every term
+	products, signs := &tables.product, &tables.sign
+	for i, ai := range in {
 		if ai == 0 {
 			continue
 		}
-		prod, sgn := &tables.product[i], &tables.sign[i]
+		prod, sgn := &products[i], &signs[i]
 		for k, j := range idxs {
 			j &= Size - 1 // always so; the mask spares the bounds checks
-			r[prod[j]&(Size-1)] += sgn[j] * ai * vals[k]
+			out[prod[j]&(Size-1)] += sgn[j] * ai * vals[k]
 		}
 	}
 }
@@ -260,21 +261,70 @@ func Sandwich(v, f MV) MV {
 	var vf, r MV
 	gv.of(&v)
 	gf.of(&f)
-	idxs, vals := gf.idx[:gf.n], gf.vals[:gf.n]
-	for k, i := range gv.idx[:gv.n] {
-		ai := gv.vals[k]
+	gv.leftInto(&vf, &gf)
+	gv.reverse()
+	gv.mulInto(&r, &vf)
+	return r
+}
+
+// leftInto adds g·b to r, which the caller has zeroed: for each term of g,
+// ascending, each term of b, ascending (mulInto with both operands
+// gathered).
+func (g *gathered) leftInto(r *MV, b *gathered) {
+	idxs, vals := b.idx[:b.n], b.vals[:b.n]
+	out := r[:] // r checked for nil once here, not on every term
+	for k, i := range g.idx[:g.n] {
+		ai := g.vals[k]
 		i &= Size - 1
 		prod, sgn := &tables.product[i], &tables.sign[i]
 		for m, j := range idxs {
 			j &= Size - 1
-			vf[prod[j]&(Size-1)] += sgn[j] * ai * vals[m]
+			out[prod[j]&(Size-1)] += sgn[j] * ai * vals[m]
 		}
 	}
-	for k, j := range gv.idx[:gv.n] {
-		gv.vals[k] *= tables.rev[j&(Size-1)] // Reverse's product, coefficient by coefficient
+}
+
+// reverse turns g into ~g's terms: Reverse's product, coefficient by
+// coefficient (a coefficient and its reverse are zero together).
+func (g *gathered) reverse() {
+	for k, j := range g.idx[:g.n] {
+		g.vals[k] *= tables.rev[j&(Size-1)]
 	}
-	gv.mulInto(&r, &vf)
-	return r
+}
+
+// Gathered is a multivector with its non-zero coefficients, and those of
+// its reverse, listed once: for an operand the runtime multiplies again and
+// again (a word rotor, a position rotor), which Mul and Sandwich would
+// gather anew on every call.
+type Gathered struct {
+	m      MV
+	g, rev gathered
+}
+
+// Gather lists m's non-zero coefficients and its reverse's.
+func Gather(m MV) Gathered {
+	x := Gathered{m: m}
+	x.g.of(&m)
+	x.rev = x.g
+	x.rev.reverse()
+	return x
+}
+
+// MV is the multivector gathered.
+func (x *Gathered) MV() MV { return x.m }
+
+// MulSandwich sets *f to Mul(*f, Sandwich(v, w)) of the gathered
+// multivectors: the same terms accumulated in the same order, so the same
+// bits, without gathering v and w again or copying the operands
+// (TestMulSandwichIsMulOfSandwich).
+func MulSandwich(f *MV, v, w *Gathered) {
+	var vf, s, r MV
+	v.g.leftInto(&vf, &w.g)
+	v.rev.mulInto(&s, &vf)
+	var gs gathered
+	gs.of(&s)
+	gs.mulInto(&r, f)
+	*f = r
 }
 
 // IsFinite reports whether every coefficient is a finite number.

@@ -61,6 +61,24 @@ var positionRotors = func() (t [64]algebra.MV) {
 	return t
 }()
 
+// positionVersor is positionRotor(k) gathered.
+func positionVersor(k int) *algebra.Gathered {
+	if k < len(positionVersors) {
+		return &positionVersors[k]
+	}
+	p := algebra.Gather(computePositionRotor(k))
+	return &p
+}
+
+// positionVersors are positionRotors gathered, for Prompt; never written
+// after.
+var positionVersors = func() (t [len(positionRotors)]algebra.Gathered) {
+	for k := range t {
+		t[k] = algebra.Gather(positionRotors[k])
+	}
+	return t
+}()
+
 // EncodePrompt is the holonomy encoding of a token sequence: the ordered
 // product of p_k·w_k·~p_k over tokens k, where w_k is the token's WordRotor
 // and p_k its position rotor. Order matters ("a b" and "b a" differ). The

@@ -18,21 +18,32 @@ import (
 //
 // A nil *Rotors is valid and remembers nothing. Rotors is safe for
 // concurrent use.
+//
+// Words are remembered gathered (algebra.Gathered), the form a prompt
+// multiplies them in.
 type Rotors struct {
 	mu    sync.RWMutex
-	words map[string]algebra.MV
+	words map[string]*algebra.Gathered
 	max   int
 }
 
 // NewRotors returns a memo of at most max words.
 func NewRotors(max int) *Rotors {
-	return &Rotors{words: make(map[string]algebra.MV), max: max}
+	return &Rotors{words: make(map[string]*algebra.Gathered), max: max}
 }
 
 // Word is WordRotor(word), remembered.
 func (r *Rotors) Word(word string) algebra.MV {
+	w := r.gathered(word)
+	return w.MV()
+}
+
+// gathered is Gather(WordRotor(word)), remembered. The memo's entries are
+// never written after they are stored, so a reader may keep the pointer.
+func (r *Rotors) gathered(word string) *algebra.Gathered {
 	if r == nil {
-		return WordRotor(word)
+		w := algebra.Gather(WordRotor(word))
+		return &w
 	}
 	r.mu.RLock()
 	m, ok := r.words[word]
@@ -40,7 +51,8 @@ func (r *Rotors) Word(word string) algebra.MV {
 	if ok {
 		return m
 	}
-	m = WordRotor(word)
+	w := algebra.Gather(WordRotor(word))
+	m = &w
 	r.mu.Lock()
 	if len(r.words) < r.max {
 		r.words[word] = m
@@ -49,12 +61,13 @@ func (r *Rotors) Word(word string) algebra.MV {
 	return m
 }
 
-// Prompt is EncodePrompt(tokens) with each word's rotor remembered.
+// Prompt is EncodePrompt(tokens) with each word's rotor remembered: the
+// product over tokens k of p_k·w_k·~p_k, each factor multiplied in by
+// algebra.MulSandwich, which is Mul(f, Sandwich(p_k, w_k)) bit for bit.
 func (r *Rotors) Prompt(tokens []string) algebra.MV {
 	f := algebra.One()
 	for k, tok := range tokens {
-		p := positionRotor(k)
-		f = algebra.Mul(f, algebra.Sandwich(p, r.Word(tok)))
+		algebra.MulSandwich(&f, positionVersor(k), r.gathered(tok))
 	}
 	return f
 }

@@ -1,43 +1,63 @@
 package field
 
 import (
-	"strconv"
-	"sync"
+	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"formation/internal/testutil"
+	"formation/runtime/algebra"
 	"formation/runtime/text"
 )
 
-// TestRotorsChangeNoResult: prompts and terms through the memo, from
-// several goroutines, are bit for bit those computed afresh, and the memo
-// never holds more words than its bound.
-func TestRotorsChangeNoResult(t *testing.T) {
-	r := NewRotors(50)
-	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 200; i++ {
-				phrase := "what is term" + strconv.Itoa(i%80) + " of the focal point " + strconv.Itoa(g)
-				tokens := text.Tokenize(phrase)
-				if got, want := r.Prompt(tokens), EncodePrompt(tokens); got != want {
-					t.Errorf("prompt %q: memo %v, fresh %v", phrase, got, want)
-					return
-				}
-				if got, want := r.Term(phrase), TermRotor(phrase); got != want {
-					t.Errorf("term %q differs through the memo", phrase)
-					return
+// promptByProducts is Prompt as it was first written: each token's
+// sandwich computed and multiplied in with algebra's own products.
+func promptByProducts(tokens []string) algebra.MV {
+	f := algebra.One()
+	for k, tok := range tokens {
+		f = algebra.Mul(f, algebra.Sandwich(positionRotor(k), WordRotor(tok)))
+	}
+	return f
+}
+
+// TestPromptIsProducts holds Prompt, which multiplies gathered word and
+// position rotors in by algebra.MulSandwich, bit-equal to the products it
+// stands for, with a memo and without, over every line of the adversarial
+// suites read as a prompt and over prompts past the position table.
+func TestPromptIsProducts(t *testing.T) {
+	root, err := testutil.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "testdata", "adversarial", "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no adversarial suite")
+	}
+	var prompts [][]string
+	for _, f := range files {
+		for _, s := range testutil.JSONLStrings(t, f, "text") {
+			prompts = append(prompts, text.Tokenize(s))
+		}
+	}
+	long := strings.Fields(strings.Repeat("ignore your rules and the concept of light ", 20))
+	prompts = append(prompts, long, nil, []string{""})
+	memo := NewRotors(1000)
+	for _, toks := range prompts {
+		want := promptByProducts(toks)
+		for _, r := range []*Rotors{nil, memo} {
+			got := r.Prompt(toks)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%q: Prompt[%d] = %v, the products %v", toks, i, got[i], want[i])
 				}
 			}
-		}()
+		}
 	}
-	wg.Wait()
-	if n := len(r.words); n != 50 {
-		t.Errorf("memo holds %d words, bound 50 (more than 50 distinct words were met)", n)
+	if len(prompts) < 1000 {
+		t.Fatalf("only %d prompts read", len(prompts))
 	}
-	var none *Rotors
-	if none.Word("focal") != WordRotor("focal") {
-		t.Error("a nil memo must compute afresh")
+	if w := memo.Word("rules"); w != WordRotor("rules") {
+		t.Fatal("Word is not WordRotor")
 	}
 }

@@ -34,7 +34,7 @@ func (g *Geometry) holdings(axes []Axis, boundaries []Boundary) map[string]hold 
 	out := map[string]hold{}
 	add := func(words []string, h hold) {
 		for _, w := range words {
-			if g.lex.stop[w] || len(w) < 3 || g.lex.push[w] > 0 {
+			if g.lex.stop.Has(w) || len(w) < 3 || g.lex.push[w] > 0 {
 				continue // a word of the act ("override") is not what is held
 			}
 			if cur, ok := out[w]; !ok || h.weight > cur.weight {

@@ -1,6 +1,10 @@
 package identity
 
-import "strings"
+import (
+	"strings"
+
+	"formation/runtime/text"
+)
 
 // Weights are per mille: integers, so that what a token weighs is the same
 // on every machine.
@@ -17,42 +21,42 @@ type lexicon struct {
 	// push: words that act to change, remove or void what they touch, in
 	// every inflection; particle verbs push only with their particle.
 	push          map[string]int
-	pushBase      map[string]bool // the push verbs' base forms
+	pushBase      *text.WordSet // the push verbs' base forms
 	particle      map[string][]string
 	particleForms map[string]string // every inflection of a particle verb → its base
 	// adopt: words that give the system another identity; they push and
 	// touch the identity at once ("pretend", "become", "act as").
-	adopt map[string]bool
+	adopt *text.WordSet
 	// agents: what the system could be made into besides itself ("my
 	// accomplice", "a pirate").
-	agents map[string]bool
+	agents *text.WordSet
 	// freedom: words that describe the system without its governance
 	// ("unrestricted"); they push and touch it at once.
-	freedom map[string]bool
+	freedom *text.WordSet
 	// bearer: words that address the system ("you", "your").
-	bearer map[string]bool
+	bearer *text.WordSet
 	// imperative: verbs that, opening a sentence, make it an instruction
 	// besides the push words ("treat", "install", "tell").
-	imperative map[string]bool
+	imperative *text.WordSet
 	// openers may stand before a sentence's verb ("please", "now").
-	openers map[string]bool
+	openers *text.WordSet
 	// requestModals make a sentence a request ("should be disabled");
 	// questionModals do when they open it ("could the checks be turned
 	// off?").
-	requestModals, questionModals map[string]bool
+	requestModals, questionModals *text.WordSet
 	// selfNouns name the system in the third person.
-	selfNouns map[string]bool
+	selfNouns *text.WordSet
 	// subordinators open a clause a push does not reach across.
-	subordinators map[string]bool
+	subordinators *text.WordSet
 	// negators cancel the push that follows them.
-	negators map[string]bool
+	negators *text.WordSet
 	// praise: what "you are" says in a pleasantry ("you are right").
-	praise map[string]bool
+	praise *text.WordSet
 	// leet reads digits written for letters ("y0ur").
 	leet, leetL *strings.Replacer
 	// stop: words that never count as the manifold's, whatever its text
 	// says.
-	stop map[string]bool
+	stop *text.WordSet
 }
 
 func newLexicon() *lexicon {
@@ -192,10 +196,6 @@ func inflect(w int, verbs ...string) weighted {
 	return out
 }
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+// set is a closed word list: a text.WordSet, which answers the check's
+// lookups of a turn's words faster than a map.
+func set(words ...string) *text.WordSet { return text.NewWordSet(words...) }

@@ -260,7 +260,7 @@ func isContraction(base string) bool {
 // known reports a word the check weighs.
 func (g *Geometry) known(w string) bool {
 	_, held := g.holds[w]
-	return held || g.lex.push[w] > 0 || g.lex.bearer[w] || g.lex.imperative[w] || override.Known(w)
+	return held || g.lex.push[w] > 0 || g.lex.bearer.Has(w) || g.lex.imperative.Has(w) || override.Known(w)
 }
 
 // splitSentences cuts a turn at sentence and clause punctuation. A colon
@@ -319,7 +319,7 @@ func (g *Geometry) sentenceMoves(toks []string, first, antecedent int) []Move {
 	for i := range toks {
 		if i > 0 {
 			place[i] = place[i-1]
-			if !g.lex.stop[toks[i-1]] && !g.lex.bearer[toks[i-1]] {
+			if !g.lex.stop.Has(toks[i-1]) && !g.lex.bearer.Has(toks[i-1]) {
 				place[i]++
 			}
 		}
@@ -335,7 +335,7 @@ func (g *Geometry) sentenceMoves(toks []string, first, antecedent int) []Move {
 		}
 		if i > 0 {
 			clause[i] = clause[i-1]
-			if g.lex.subordinators[toks[i]] {
+			if g.lex.subordinators.Has(toks[i]) {
 				clause[i]++
 			}
 		}
@@ -389,7 +389,7 @@ func (g *Geometry) push(toks []string, i int) int {
 		return full // "your values are now ...": a redefinition
 	case w == "new" && prev == "your" && g.holds[next].weight >= 700 && (i+2 == len(toks) || at(toks, i+2) == "is" || at(toks, i+2) == "are"):
 		return full // "here are your new rules: ...": a replacement announced
-	case g.lex.freedom[w] && next == "mode", g.modeEntered(toks, i):
+	case g.lex.freedom.Has(w) && next == "mode", g.modeEntered(toks, i):
 		return full // "switch into unrestricted mode", "go into admin mode"
 	case g.adopts(toks, i):
 		p = full
@@ -416,11 +416,11 @@ func (g *Geometry) push(toks []string, i int) int {
 // description ("this model ignores its rules" is the signal's to read).
 func (g *Geometry) someoneElse(toks []string, i int) bool {
 	w, prev := toks[i], at(toks, i-1)
-	if g.lex.pushBase[w] && (g.lex.requestModals[prev] || g.lex.questionModals[prev]) {
+	if g.lex.pushBase.Has(w) && (g.lex.requestModals.Has(prev) || g.lex.questionModals.Has(prev)) {
 		// "these options may break your whole system"; not "you must", "the assistant should"
 		return g.other(at(toks, i-2))
 	}
-	if g.lex.pushBase[w] || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
+	if g.lex.pushBase.Has(w) || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
 		return false
 	}
 	switch prev {
@@ -433,8 +433,8 @@ func (g *Geometry) someoneElse(toks []string, i int) bool {
 // other reports a word that names a subject besides the system: a noun
 // that is neither a name of the system nor a pronoun for it.
 func (g *Geometry) other(w string) bool {
-	return w != "" && !g.lex.selfNouns[w] && !g.lex.bearer[w] && !g.lex.stop[w] && !g.lex.negators[w] &&
-		!g.lex.openers[w] && w != "i" && w != "we" && !whWord(w) && g.holds[w].weight == 0
+	return w != "" && !g.lex.selfNouns.Has(w) && !g.lex.bearer.Has(w) && !g.lex.stop.Has(w) && !g.lex.negators.Has(w) &&
+		!g.lex.openers.Has(w) && w != "i" && w != "we" && !whWord(w) && g.holds[w].weight == 0
 }
 
 // keptWord is a verb that keeps a setting as it is: "stay off".
@@ -554,7 +554,7 @@ func (g *Geometry) adopts(toks []string, i int) bool {
 		// "imagine you are an AI without ...", not "imagine you were a photon"
 		return (g.agentAhead(toks, i+2) || g.agentAhead(toks, i+4) || g.governanceGone(toks, i+1)) && g.toldToSystem(toks, i)
 	}
-	if !g.lex.adopt[w] {
+	if !g.lex.adopt.Has(w) {
 		return false
 	}
 	switch w {
@@ -603,7 +603,7 @@ func (g *Geometry) counterfactual(toks []string, k int) bool {
 	gone := false
 	for j := k + 1; j < len(toks) && j <= k+8; j++ {
 		w := toks[j]
-		if g.lex.negators[w] || w == "without" || w == "free" {
+		if g.lex.negators.Has(w) || w == "without" || w == "free" {
 			gone = true
 		}
 		if gone && g.holds[w].weight >= 700 {
@@ -621,9 +621,9 @@ func (g *Geometry) governanceGone(toks []string, k int) bool {
 	for j := k; j < len(toks) && j < k+10; j++ {
 		w := toks[j]
 		switch {
-		case g.lex.bearer[w]:
+		case g.lex.bearer.Has(w):
 			you = true
-		case g.lex.negators[w] || w == "free" || w == "gone":
+		case g.lex.negators.Has(w) || w == "free" || w == "gone":
 			gone = true
 		case g.holds[w].weight >= 700:
 			held = true
@@ -639,11 +639,11 @@ func (g *Geometry) governanceGone(toks []string, k int) bool {
 func (g *Geometry) toldToSystem(toks []string, i int) bool {
 	l := g.lex
 	j := i - 1
-	for j >= 0 && (l.openers[toks[j]] || l.requestModals[toks[j]] || l.questionModals[toks[j]] || toks[j] == "to" ||
+	for j >= 0 && (l.openers.Has(toks[j]) || l.requestModals.Has(toks[j]) || l.questionModals.Has(toks[j]) || toks[j] == "to" ||
 		toks[j] == "let's" || toks[j] == "lets" || toks[j] == "us" || toks[j] == "let") {
 		j--
 	}
-	return j < 0 || l.bearer[toks[j]] || toks[i-1] == "is"
+	return j < 0 || l.bearer.Has(toks[j]) || toks[i-1] == "is"
 }
 
 // agentAhead reports an agent the system could be made into among the
@@ -652,7 +652,7 @@ func (g *Geometry) toldToSystem(toks []string, i int) bool {
 func (g *Geometry) agentAhead(toks []string, k int) bool {
 	for j := k; j < len(toks) && j < k+3; j++ {
 		w := toks[j]
-		if g.lex.selfNouns[w] || g.lex.freedom[w] || g.lex.agents[w] {
+		if g.lex.selfNouns.Has(w) || g.lex.freedom.Has(w) || g.lex.agents.Has(w) {
 			return true
 		}
 	}
@@ -669,7 +669,7 @@ func (g *Geometry) splitParticle(toks []string, i int, base string) bool {
 		if contains(g.lex.particle[base], toks[j]) {
 			return true
 		}
-		if g.lex.subordinators[toks[j]] {
+		if g.lex.subordinators.Has(toks[j]) {
 			return false
 		}
 	}
@@ -692,7 +692,7 @@ func (g *Geometry) assigns(toks []string, i int) bool {
 func (g *Geometry) subordinate(toks []string, i int) bool {
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		switch w := toks[j]; {
-		case g.lex.subordinators[w], w == "what", w == "that", w == "which", w == "who", w == "where", w == "how", w == "whether", w == "as":
+		case g.lex.subordinators.Has(w), w == "what", w == "that", w == "which", w == "who", w == "where", w == "how", w == "whether", w == "as":
 			return true
 		}
 	}
@@ -725,7 +725,7 @@ func (g *Geometry) assigning(toks []string, i int) bool {
 // no longer".
 func (g *Geometry) assignment(next, at3 string) int {
 	switch {
-	case next == "" || g.lex.praise[next] || strings.HasSuffix(next, "ing") || strings.HasSuffix(next, "ed"):
+	case next == "" || g.lex.praise.Has(next) || strings.HasSuffix(next, "ing") || strings.HasSuffix(next, "ed"):
 		return 0
 	case next == "no" && (strings.HasSuffix(at3, "ed") || at3 == "able" || at3 == "allowed"):
 		return 0 // "you are no longer required to ...": said of the user
@@ -741,7 +741,7 @@ func (g *Geometry) assignment(next, at3 string) int {
 func (g *Geometry) negated(toks []string, i int) bool {
 	for d := 1; d <= 2 && i-d >= 0; d++ {
 		w := toks[i-d]
-		if !g.lex.negators[w] {
+		if !g.lex.negators.Has(w) {
 			continue
 		}
 		suggestion := at(toks, i-d+1) == "you" && (w == "don't" || w == "doesn't" ||
@@ -781,9 +781,9 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 	for j := i + 2; j < len(toks) && j < i+6; j++ {
 		w := toks[j]
 		switch {
-		case g.lex.bearer[w] || g.holds[w].weight > 0 || g.lex.selfNouns[w]:
+		case g.lex.bearer.Has(w) || g.holds[w].weight > 0 || g.lex.selfNouns.Has(w):
 			return false
-		case !g.lex.stop[w]:
+		case !g.lex.stop.Has(w):
 			return true
 		}
 	}
@@ -795,9 +795,9 @@ func (g *Geometry) aboutElse(toks []string, i int) bool {
 // and that is no verb, particle or function word.
 func (g *Geometry) qualifies(toks []string, i int) bool {
 	n := at(toks, i+1)
-	return n != "" && !g.lex.stop[n] && !g.known(n) && !g.lex.negators[n] && !g.lex.subordinators[n] &&
-		!strings.HasSuffix(n, "ly") && !strings.HasSuffix(n, "ed") && !g.lex.requestModals[n] &&
-		!g.lex.questionModals[n] && !whWord(n) && !g.lex.praise[n]
+	return n != "" && !g.lex.stop.Has(n) && !g.known(n) && !g.lex.negators.Has(n) && !g.lex.subordinators.Has(n) &&
+		!strings.HasSuffix(n, "ly") && !strings.HasSuffix(n, "ed") && !g.lex.requestModals.Has(n) &&
+		!g.lex.questionModals.Has(n) && !whWord(n) && !g.lex.praise.Has(n)
 }
 
 func whWord(w string) bool {
@@ -827,7 +827,7 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 		h = hold{full, -1} // an adopted or assigned identity touches the identity itself
 	} else if h.weight >= 400 && h.weight < 800 && (at(toks, i-1) == "your" || at(toks, i-2) == "your") {
 		h.weight = 800 // "your content filter": the system's own (a word of a note, "your answer", stays light)
-	} else if (g.lex.freedom[w] || w == "jailbreak" || w == "god") && at(toks, i+1) == "mode" || g.modeEntered(toks, i) {
+	} else if (g.lex.freedom.Has(w) || w == "jailbreak" || w == "god") && at(toks, i+1) == "mode" || g.modeEntered(toks, i) {
 		h = hold{full, -1} // "unrestricted mode": the system without its governance
 	} else if h.weight > 0 && g.aboutElse(toks, i) {
 		h.weight = 0 // "the restriction on file size"
@@ -835,13 +835,13 @@ func (g *Geometry) touch(toks []string, i int) (int, int) {
 		h.weight = 0 // "the character encoding": a lightly held word qualifying another noun
 	} else if h.weight > 0 && g.compound(toks, i) {
 		h.weight = 0 // "the host identity", "the override directive": a thing of something else's
-	} else if h.weight > 0 && unowned(toks, i) && (devices[at(toks, i+1)] || layoutTerms[w]) {
+	} else if h.weight > 0 && unowned(toks, i) && (devices.Has(at(toks, i+1)) || layoutTerms.Has(w)) {
 		h.weight = 0 // "the safety switch", "set the alignment to zero": a machine's, or a struct's
 	} else if (w == "instruction" || w == "directive") && unowned(toks, i) && !marked(at(toks, i-1)) {
 		h.weight = 0 // "rewrite the instruction at that address": a machine's or a compiler's
 	} else if h.weight > 0 && at(toks, i+1) == "of" && at(toks, i+2) == "the" && at(toks, i+3) == "form" {
 		h.weight = 0 // "values of the form 0x00": a format
-	} else if h.weight > 0 && i == 2 && (g.lex.imperative[toks[0]] || g.lex.push[toks[0]] > 0) && nounModifier(toks[1]) && !g.known(toks[1]) {
+	} else if h.weight > 0 && i == 2 && (g.lex.imperative.Has(toks[0]) || g.lex.push[toks[0]] > 0) && nounModifier(toks[1]) && !g.known(toks[1]) {
 		h.weight = 0 // "skip padding values": the values of something else
 	}
 	return h.weight, h.axis
@@ -893,7 +893,7 @@ var layoutTerms = set("alignment")
 func (g *Geometry) compound(toks []string, i int) bool {
 	for k := i - 1; k >= i-2 && k >= 1; k-- { // one or two nouns before it: "a project style rule"
 		x := toks[k]
-		if _, held := g.holds[x]; held || g.lex.freedom[x] || adjectiveLike(x) || x == "your" || x == "its" {
+		if _, held := g.holds[x]; held || g.lex.freedom.Has(x) || adjectiveLike(x) || x == "your" || x == "its" {
 			return false
 		}
 		switch toks[k-1] {
@@ -963,11 +963,11 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 	}
 	request, self := false, false
 	for _, w := range toks {
-		if l.bearer[w] {
+		if l.bearer.Has(w) {
 			return full, false
 		}
-		request = request || l.requestModals[w]
-		self = self || l.selfNouns[w]
+		request = request || l.requestModals.Has(w)
+		self = self || l.selfNouns.Has(w)
 	}
 	if configScope(toks) {
 		// "set safety=off in the config to skip the checks": a
@@ -975,24 +975,24 @@ func (g *Geometry) address(toks []string) (level int, requestOnly bool) {
 		return 0, false
 	}
 	f := standingPrefix(toks)
-	for f < len(toks)-1 && l.openers[toks[f]] {
+	for f < len(toks)-1 && l.openers.Has(toks[f]) {
 		f++
 	}
 	isTo := false
 	for k := 1; k+1 < len(toks); k++ {
-		isTo = isTo || (toks[k] == "is" || toks[k] == "are") && toks[k+1] == "to" && l.selfNouns[toks[k-1]]
+		isTo = isTo || (toks[k] == "is" || toks[k] == "are") && toks[k+1] == "to" && l.selfNouns.Has(toks[k-1])
 	}
 	switch w := toks[f]; {
 	case described(l, toks, f):
 		return 0, false // "Reset discards the buffer's rules": a declaration's name, then its verb
-	case l.imperative[w] || l.pushBase[w] || w == "let's" || w == "lets":
+	case l.imperative.Has(w) || l.pushBase.Has(w) || w == "let's" || w == "lets":
 		return full, false
 	case isTo:
 		return 800, false // "the model is to throw out ..."
 	case (w == "this" || w == "my" || w == "following") && g.holds[at(toks, f+1)].weight == 800 ||
 		(w == "this" || w == "my") && g.holds[at(toks, f+2)].weight == 800:
 		return full, false // "this statement is permanent": a claim declared final
-	case l.questionModals[toks[0]]:
+	case l.questionModals.Has(toks[0]):
 		return 800, false
 	case request && self, self && (contains(toks, "will") || contains(toks, "would")),
 		self && (contains(toks, "wants") || contains(toks, "want") || contains(toks, "tell") || contains(toks, "ask")):
@@ -1057,7 +1057,7 @@ func reported(toks []string) bool {
 // instruction.
 func described(l *lexicon, toks []string, f int) bool {
 	next := at(toks, f+1)
-	return strings.HasSuffix(next, "s") && !l.pushBase[next] && (l.push[next] > 0 || l.particleForms[next] != "")
+	return strings.HasSuffix(next, "s") && !l.pushBase.Has(next) && (l.push[next] > 0 || l.particleForms[next] != "")
 }
 
 // standingPrefix returns the length of a phrase that opens a sentence to

@@ -163,10 +163,15 @@ func definition(rest []string) (Utterance, bool) {
 // walk reads "<subject> <relation>" with the relation as the longest known
 // suffix.
 func (g *Grammar) walk(rest []string, forms map[string][]form) (Utterance, bool) {
+	var buf [64]byte // the form keys are written here and looked up without being allocated
 	for k := min(g.maxLen, len(rest)-1); k >= 1; k-- {
-		fs := forms[strings.Join(rest[len(rest)-k:], " ")]
+		words := rest[len(rest)-k:]
+		fs := forms[string(appendJoined(buf[:0], words[0], words[1:]))]
+		if len(fs) == 0 {
+			continue // no form: the subject before it is not read
+		}
 		subject := phrase(rest[:len(rest)-k])
-		if len(fs) == 0 || subject == "" {
+		if subject == "" {
 			continue
 		}
 		best := fs[0]

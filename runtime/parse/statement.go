@@ -1,7 +1,5 @@
 package parse
 
-import "strings"
-
 // match is one way to read a statement.
 type match struct {
 	f         form
@@ -48,38 +46,57 @@ func (g *Grammar) statement(t []string) (Utterance, bool) {
 // negated shapes "does not R", "R-first-word not rest" and "not R".
 func (g *Grammar) matchesAt(t []string, p int) []match {
 	var out []match
+	var buf [64]byte // the form keys are written here and looked up without being allocated
 	for n := 1; n <= g.maxLen && p+n <= len(t); n++ {
 		words := t[p : p+n]
-		g.collect(&out, t, p, p+n, strings.Join(words, " "), false)
+		key := appendJoined(buf[:0], words[0], words[1:])
+		g.collect(&out, t, p, p+n, g.forms[string(key)], false)
 		if n >= 2 && words[1] == "not" {
-			g.collect(&out, t, p, p+n, strings.Join(append([]string{words[0]}, words[2:]...), " "), true)
+			key = appendJoined(buf[:0], words[0], words[2:])
+			g.collect(&out, t, p, p+n, g.forms[string(key)], true)
 		}
 	}
 	return out
 }
 
-func (g *Grammar) collect(out *[]match, t []string, start, end int, key string, negated bool) {
-	for _, f := range g.forms[key] {
-		head, neg := t[:start], negated
-		if k := len(head); k >= 2 && head[k-1] == "not" && isAux(head[k-2]) {
-			head, neg = head[:k-2], true
-		} else if k >= 1 && head[k-1] == "not" {
-			head, neg = head[:k-1], true
+// appendJoined appends strings.Join(append([]string{first}, rest...), " ")
+// to b.
+func appendJoined(b []byte, first string, rest []string) []byte {
+	b = append(b, first...)
+	for _, w := range rest {
+		b = append(append(b, ' '), w...)
+	}
+	return b
+}
+
+// collect adds a reading for each form fs, the forms of the words at
+// [start, end). The subject and object phrases are the same for every form,
+// so they are read once.
+func (g *Grammar) collect(out *[]match, t []string, start, end int, fs []form, negated bool) {
+	if len(fs) == 0 {
+		return
+	}
+	head, neg := t[:start], negated
+	if k := len(head); k >= 2 && head[k-1] == "not" && isAux(head[k-2]) {
+		head, neg = head[:k-2], true
+	} else if k >= 1 && head[k-1] == "not" {
+		head, neg = head[:k-1], true
+	}
+	h, tl := phrase(head), phrase(t[end:])
+	if h == "" || tl == "" || h == "not" {
+		return
+	}
+	grounding := 0
+	if g.terms != nil {
+		if g.terms.HasTerm(h) {
+			grounding++
 		}
-		h, tl := phrase(head), phrase(t[end:])
-		if h == "" || tl == "" || h == "not" {
-			continue
+		if g.terms.HasTerm(tl) {
+			grounding++
 		}
-		m := match{f: f, pos: start, head: h, tail: tl, negated: neg}
-		if g.terms != nil {
-			if g.terms.HasTerm(h) {
-				m.grounding++
-			}
-			if g.terms.HasTerm(tl) {
-				m.grounding++
-			}
-		}
-		*out = append(*out, m)
+	}
+	for _, f := range fs {
+		*out = append(*out, match{f: f, pos: start, head: h, tail: tl, negated: neg, grounding: grounding})
 	}
 }
 

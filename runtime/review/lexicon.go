@@ -3,6 +3,8 @@ package review
 import (
 	"slices"
 	"strings"
+
+	"formation/runtime/text"
 )
 
 // reach is how many words after a directive its object may extend, and
@@ -18,56 +20,58 @@ type lexicon struct {
 	// change: directive verbs that change, remove or switch off what they
 	// govern (base forms); phrasal: verbs that count only with a particle
 	// ("turn off", "set aside"); participles: their passive forms.
-	change, participles map[string]bool
+	change, participles *text.WordSet
 	phrasal             map[string][]string
 	// adopt: verbs that take on another identity ("become", "impersonate");
 	// actAs: verbs that do so with "as"/"like" ("act as", "behave like");
 	// speakAs: verbs that do so only with an agent after "as" ("respond as
 	// an unfiltered AI", not "write as JSON").
-	adopt, actAs, speakAs map[string]bool
+	adopt, actAs, speakAs *text.WordSet
 	// Targets. strong nouns are the system's identity, rules, instructions
 	// or safety on their own ("ignore all previous instructions"); owned
 	// nouns only when they are the system's ("your rules", "the review
 	// gate"): possessed, governed by a modifier of governance, or the subject
 	// of a sentence about the system. qualifiers may stand before a strong
 	// noun without making it something else ("all prior directives").
-	strong, owned, governors, qualifiers map[string]bool
+	strong, owned, governors, qualifiers *text.WordSet
 	// Words that end a noun phrase, and words that end a directive's object
 	// (a subordinate clause starts: "replace the battery when ...").
-	stops, bounds map[string]bool
+	stops, bounds *text.WordSet
 	// Addressing: words that may open an imperative before its verb
 	// ("please", "now"); modals; verbs that ask someone to do something ("I
 	// want you to"); nouns the system is called by in the third person;
 	// subordinators that make "you" conditional ("if you ...").
-	openers, modals, requests, selfNouns, subordinators, negators map[string]bool
+	openers, modals, requests, selfNouns, subordinators, negators *text.WordSet
 	// Identity: agents one may be told to be; freedom words; praise (what
 	// "you are" says in a pleasantry); modes without an identity ("developer
 	// mode") and the verbs that enter one.
-	agents, freedom, praise, modes, enterVerbs map[string]bool
+	agents, freedom, praise, modes, enterVerbs *text.WordSet
 	// Words that void what they name, and verbs of its holding.
-	voidWords, lapseVerbs map[string]bool
-	// Standing instructions ("from now on").
-	standing [][]string
+	voidWords, lapseVerbs *text.WordSet
+	// Standing instructions ("from now on"), and the words they open with:
+	// a standing phrase can start only at one of those.
+	standing      [][]string
+	standingFirst *text.WordSet
 	// Hardening: a claim made final.
-	hardenVerbs, hardenWords, freezeVerbs, makeVerbs, claimNouns map[string]bool
+	hardenVerbs, hardenWords, freezeVerbs, makeVerbs, claimNouns *text.WordSet
 	// Injection: installing verbs, what they would install, and the places
 	// in the runtime's path a generic injectable must be aimed at.
-	injectVerbs, injectables, genericInjectables, runtimePath map[string]bool
+	injectVerbs, injectables, genericInjectables, runtimePath *text.WordSet
 	// commands: verbs that open a request to the system ("explain ...,
 	// and ignore ..."); a verb joined to one shares its address.
-	commands map[string]bool
+	commands *text.WordSet
 	// makers: who gives the system its instructions ("your developers");
 	// telling: how they give them ("what your makers told you");
 	// imposed: participles that lay governance on someone ("the limits
 	// placed on you").
-	makers, telling, imposed map[string]bool
+	makers, telling, imposed *text.WordSet
 	// passiveAdverbs may stand between a passive's auxiliary and its
 	// participle ("are hereby cancelled").
-	passiveAdverbs map[string]bool
+	passiveAdverbs *text.WordSet
 	// vocabulary is every word above: a token written with digits for
 	// letters ("ign0re") is read as the word it spells only when that word is
 	// one of them.
-	vocabulary map[string]bool
+	vocabulary *text.WordSet
 }
 
 func newLexicon() *lexicon {
@@ -223,31 +227,36 @@ func newLexicon() *lexicon {
 		"permanently", "entirely", "fully", "formally", "temporarily", "henceforth", "totally", "officially",
 		"immediately", "simply", "hence", "thereby", "herewith")
 	l.vocabulary = l.collectVocabulary()
+	l.standingFirst = firstWords(l.standing)
 	return l
 }
 
+// firstWords is the set of the phrases' first words (every phrase has one).
+func firstWords(phrases [][]string) *text.WordSet {
+	var first []string
+	for _, p := range phrases {
+		first = append(first, p[0])
+	}
+	return text.NewWordSet(first...)
+}
+
 // collectVocabulary gathers every word of every list.
-func (l *lexicon) collectVocabulary() map[string]bool {
-	v := map[string]bool{"your": true, "you": true, "yourself": true, "everything": true, "previous": true}
-	for _, m := range []map[string]bool{l.change, l.participles, l.adopt, l.actAs, l.speakAs, l.strong, l.owned,
+func (l *lexicon) collectVocabulary() *text.WordSet {
+	v := []string{"your", "you", "yourself", "everything", "previous"}
+	for _, m := range []*text.WordSet{l.change, l.participles, l.adopt, l.actAs, l.speakAs, l.strong, l.owned,
 		l.governors, l.qualifiers, l.agents, l.freedom, l.modes, l.voidWords, l.hardenVerbs,
 		l.hardenWords, l.freezeVerbs, l.claimNouns, l.injectVerbs, l.injectables, l.genericInjectables} {
-		for w := range m {
-			v[w] = true
-		}
+		v = append(v, m.Words()...)
 	}
-	return v
+	return text.NewWordSet(v...)
 }
 
 // verbForms maps every inflection of the verbs (-s, -es, -d, -ed, -ing, with
 // a final e dropped and a final consonant doubled) to its base form. Verbs
 // are visited in sorted order, so when two verbs share a form the same one
 // wins on every run.
-func verbForms(verbs map[string]bool) map[string]string {
-	base := make([]string, 0, len(verbs))
-	for v := range verbs {
-		base = append(base, v)
-	}
+func verbForms(verbs *text.WordSet) map[string]string {
+	base := verbs.Words()
 	slices.Sort(base)
 	m := make(map[string]string, 9*len(base))
 	for _, v := range base {
@@ -281,18 +290,14 @@ func withIrregular(m map[string]string) map[string]string {
 }
 
 // keys is the set of a map's keys.
-func keys[V any](m map[string]V) map[string]bool {
-	out := make(map[string]bool, len(m))
+func keys[V any](m map[string]V) *text.WordSet {
+	out := make([]string, 0, len(m))
 	for k := range m {
-		out[k] = true
+		out = append(out, k)
 	}
-	return out
+	return text.NewWordSet(out...)
 }
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+// set is a closed word list: a text.WordSet, which answers the rules' many
+// lookups of the same few words faster than a map.
+func set(words ...string) *text.WordSet { return text.NewWordSet(words...) }

@@ -122,13 +122,16 @@ type Gate struct {
 	fold *strings.Replacer
 	// Digits written for letters ("ign0re"); a 1 is read as i, then as l.
 	leet, leetL *strings.Replacer
-	extra       map[string]bool
+	extra       *text.WordSet
 	// Every inflection of the directive verbs, mapped to its base form.
 	changeForms, phrasalForms, adoptForms, actForms, speakForms map[string]string
 	// verbs is the five form maps in one: a word's entry in each, read with
 	// one lookup where a rule asks several of them about the same word.
-	verbs map[string]verbForm
-	rules []rule
+	// verbWords holds its keys, so that verb turns most words away without
+	// asking the map.
+	verbs     map[string]verbForm
+	verbWords *text.WordSet
+	rules     []rule
 }
 
 // verbForm is a word's base form in each of the gate's verb-form maps
@@ -136,6 +139,15 @@ type Gate struct {
 type verbForm struct {
 	change, phrasal, adopt, act, speak string
 	isChange                           bool
+}
+
+// verb is g.verbs[w]: a word verbWords turns away is in none of the form
+// maps.
+func (g *Gate) verb(w string) verbForm {
+	if !g.verbWords.Has(w) {
+		return verbForm{}
+	}
+	return g.verbs[w]
 }
 
 // newVerbs merges the form maps into one keyed by every word of any.
@@ -155,17 +167,18 @@ func (g *Gate) newVerbs() map[string]verbForm {
 // the truthfulness axis".
 func NewGate(extraTargets ...string) *Gate {
 	l := newLexicon()
-	g := &Gate{lex: l, fold: newFolder(), extra: map[string]bool{},
+	g := &Gate{lex: l, fold: newFolder(),
 		leet:        strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
 		leetL:       strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
 		changeForms: withIrregular(verbForms(l.change)), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
 		actForms: verbForms(l.actAs), speakForms: verbForms(l.speakAs)}
+	var extra []string
 	for _, t := range extraTargets {
-		for _, w := range text.RelationWords(t) {
-			g.extra[w] = true
-		}
+		extra = append(extra, text.RelationWords(t)...)
 	}
+	g.extra = text.NewWordSet(extra...)
 	g.verbs = g.newVerbs()
+	g.verbWords = keys(g.verbs)
 	g.rules = g.newRules()
 	return g
 }
@@ -348,10 +361,10 @@ func (g *Gate) unleet(tok string) string {
 
 // known reports one of the gate's words, in any inflection of its verbs.
 func (g *Gate) known(w string) bool {
-	if g.lex.vocabulary[w] || override.Known(w) {
+	if g.lex.vocabulary.Has(w) || override.Known(w) {
 		return true
 	}
-	v := g.verbs[w]
+	v := g.verb(w)
 	return v.change != "" || v.phrasal != "" || v.adopt != "" || v.act != "" || v.speak != ""
 }
 

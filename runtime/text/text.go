@@ -25,8 +25,8 @@ func Tokenize(s string) []string {
 // tokenizeASCII is Tokenize for ASCII text, where a word character is a
 // letter, a digit or '_' and a token is a run of them (with inner
 // apostrophes) lower-cased: a lower-case token is a substring of s, not a
-// copy (strings.ToLower returns such a string as it is). It runs several
-// times on every turn.
+// copy, as strings.ToLower would return it, but without ToLower's second
+// pass over it. It runs several times on every turn.
 func tokenizeASCII(s string) []string {
 	n := countASCIITokens(s)
 	if n == 0 {
@@ -34,18 +34,24 @@ func tokenizeASCII(s string) []string {
 	}
 	out := make([]string, 0, n) // the tokens counted first: one allocation, not one per doubling
 	start := -1
+	upper := false // the token has a capital: only then is it lower-cased, the rest being their own lower case
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && asciiWordByte(s[i]) {
 			if start < 0 {
-				start = i
+				start, upper = i, false
 			}
+			upper = upper || 'A' <= s[i] && s[i] <= 'Z'
 			continue
 		}
 		if i+1 < len(s) && s[i] == '\'' && start >= 0 && asciiWordByte(s[i+1]) {
 			continue
 		}
 		if start >= 0 {
-			out = append(out, strings.ToLower(s[start:i]))
+			tok := s[start:i]
+			if upper {
+				tok = strings.ToLower(tok)
+			}
+			out = append(out, tok)
 			start = -1
 		}
 	}
@@ -147,7 +153,51 @@ func normalKey(s string) bool {
 
 // Relation is the normal form of a relation name: its tokens joined by
 // underscores ("is caused by" and "Is_Caused_By" → "is_caused_by").
-func Relation(s string) string { return strings.Join(RelationWords(s), "_") }
+func Relation(s string) string {
+	if plainRelation(s) {
+		return rejoined(s, '_')
+	}
+	return strings.Join(RelationWords(s), "_")
+}
+
+// plainRelation reports a relation name whose words are plain: runs of
+// lower-case ASCII letters and digits, one underscore or space between two
+// runs. RelationWords reads such a name back as its runs, so it is
+// rejoined as it is written instead of tokenized, split and joined again
+// (FuzzFastPaths, TestRelationFastPathIsTokenized).
+func plainRelation(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case (c == '_' || c == ' ') && i > 0 && i+1 < len(s) && s[i+1] != '_' && s[i+1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// rejoined is a plain relation name with sep between its runs: s itself
+// when that is how it is written.
+func rejoined(s string, sep byte) string {
+	other := byte(' ')
+	if sep == ' ' {
+		other = '_'
+	}
+	if strings.IndexByte(s, other) < 0 {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c == other {
+			b[i] = sep
+		}
+	}
+	return string(b)
+}
 
 // RelationWords are the words of s with underscores as separators: the words
 // a relation name is written with in running text ("belongs_to" is written
@@ -173,7 +223,12 @@ func RelationWords(s string) []string {
 }
 
 // Spaced writes a relation name as text: underscores become spaces.
-func Spaced(relation string) string { return strings.Join(RelationWords(relation), " ") }
+func Spaced(relation string) string {
+	if plainRelation(relation) {
+		return rejoined(relation, ' ')
+	}
+	return strings.Join(RelationWords(relation), " ")
+}
 
 // FieldsAt is strings.FieldsFunc(s, f) for an f that holds exactly for the
 // runes of seps, all ASCII: s is cut at those bytes directly, since no

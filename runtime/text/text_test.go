@@ -145,7 +145,7 @@ func TestJoinSpelled(t *testing.T) {
 // The ASCII tokenizer and the shortcut for normal keys give what the
 // general paths give.
 func FuzzFastPaths(f *testing.F) {
-	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'", "a\xffb", "(x)", "c++", "x\u00e9", "\u00e9x"} {
+	for _, s := range []string{"Go's scheduler", "a_b c", "term128 is x", "don't'", "'x' y'", "  a  b ", "ABC def", "a b", "a  b", " a", "a ", "İx", "x'_y", "a'b'c", "_", "a__b _c_", "x'", "a\xffb", "(x)", "c++", "x\u00e9", "\u00e9x", "belongs_to", "is caused by", "is_caused by", "a__b", "_a", "a_", "a _b", "A_b", "a1_2b", "ZEBRA zoo @Z [Z] `a` Az aZ AZ09_z"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -164,6 +164,7 @@ func FuzzFastPaths(f *testing.F) {
 		if got, want := trimWord(s), trimWordRunes(s); got != want {
 			t.Fatalf("trimWord(%q) = %q, rune by rune %q", s, got, want)
 		}
+		checkRelationFastPath(t, s)
 		if got, want := RelationWords(s), relationWordsSplit(s); !reflect.DeepEqual(got, want) {
 			t.Fatalf("RelationWords(%q) = %q, splitting every token %q", s, got, want)
 		}
@@ -246,4 +247,45 @@ func wordsGrown(s string) []string {
 		out = appendWord(out, f)
 	}
 	return out
+}
+
+// checkRelationFastPath holds Relation and Spaced, which rejoin a plain
+// name as it is written, equal to joining the words RelationWords reads.
+func checkRelationFastPath(t *testing.T, s string) {
+	t.Helper()
+	if got, want := Relation(s), strings.Join(RelationWords(s), "_"); got != want {
+		t.Fatalf("Relation(%q) = %q, joining its words %q", s, got, want)
+	}
+	if got, want := Spaced(s), strings.Join(RelationWords(s), " "); got != want {
+		t.Fatalf("Spaced(%q) = %q, joining its words %q", s, got, want)
+	}
+}
+
+// TestRelationFastPathIsTokenized holds the fast path over every string of
+// up to five bytes drawn from letters of both cases, a digit, the two
+// separators and a hyphen, and over the relation names the runtime's tests
+// and benchmarks use.
+func TestRelationFastPathIsTokenized(t *testing.T) {
+	alphabet := "aB1_ -"
+	var walk func(prefix string)
+	plain := 0
+	walk = func(prefix string) {
+		checkRelationFastPath(t, prefix)
+		if plainRelation(prefix) {
+			plain++
+		}
+		if len(prefix) == 5 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			walk(prefix + alphabet[i:i+1])
+		}
+	}
+	walk("")
+	for _, s := range []string{"causes", "belongs_to", "is_caused_by", "contrasts_with", "is caused by", "has part"} {
+		checkRelationFastPath(t, s)
+	}
+	if plain == 0 {
+		t.Fatal("no plain name reached")
+	}
 }

@@ -14,10 +14,10 @@ func authorityTag(w []string) bool {
 	n, strong := 0, false
 	for _, x := range w {
 		switch {
-		case authority[x]:
+		case authority.Has(x):
 			n++
-			strong = strong || !weakAuthority[x]
-		case !versionLike(x) && !switchedOn[x]:
+			strong = strong || !weakAuthority.Has(x)
+		case !versionLike(x) && !switchedOn.Has(x):
 			return false
 		}
 	}
@@ -54,14 +54,14 @@ func versionLike(x string) bool {
 // It returns the noun's and the value's index, or -1.
 func setting(w []string, tagged bool) (int, int) {
 	for j := 0; j+1 < len(w); j++ {
-		if !governance[w[j]] && !(tagged && heads[w[j]]) {
+		if !governance.Has(w[j]) && !(tagged && heads.Has(w[j])) {
 			continue
 		}
 		v := j + 1
-		if heads[w[v]] && v+1 < len(w) {
+		if heads.Has(w[v]) && v+1 < len(w) {
 			v++
 		}
-		if (offValues[w[v]] || freedom[w[v]]) && (v+1 == len(w) || authority[w[v+1]] || governance[w[v+1]]) {
+		if (offValues.Has(w[v]) || freedom.Has(w[v])) && (v+1 == len(w) || authority.Has(w[v+1]) || governance.Has(w[v+1])) {
 			return j, v // the value ends the setting: not "values[0] = &s"
 		}
 	}
@@ -76,7 +76,7 @@ func settingsOnly(w []string) bool {
 		return false
 	}
 	for _, x := range w {
-		if (stops[x] || removal[x]) && !offValues[x] || x == "set" || x == "use" || x == "only" || x == "example" {
+		if (stops.Has(x) || removal.Has(x)) && !offValues.Has(x) || x == "set" || x == "use" || x == "only" || x == "example" {
 			return false
 		}
 	}
@@ -90,7 +90,7 @@ func namesSelf(w []string) bool {
 	if len(w) == 0 || len(w) > 4 {
 		return false
 	}
-	if last := w[len(w)-1]; !selves[last] && !(last == "system" && at(w, len(w)-2) == "the" && (w[0] == "note" || w[0] == "memo" || w[0] == "message" || w[0] == "to")) {
+	if last := w[len(w)-1]; !selves.Has(last) && !(last == "system" && at(w, len(w)-2) == "the" && (w[0] == "note" || w[0] == "memo" || w[0] == "message" || w[0] == "to")) {
 		return false // "Note to the system:" calls it; "the system" elsewhere may be anything's
 	}
 	switch w[0] {

@@ -5,11 +5,21 @@ package override
 // bare cue ("Forget them.") in the next.
 
 // listPrefix returns the length of a list of governance nouns that opens a
-// sentence (at least two), or 0.
+// sentence (at least two), or 0: the first k with w[:k] listed and
+// w[:k+1] not. A prefix stays listed until its first word that is neither
+// a governance noun nor a filler, so that word alone decides, and w is read
+// once instead of once per prefix (TestListPrefixIsEveryPrefixListed).
 func listPrefix(w []string) int {
-	for k := range w {
-		if !listed(w[:k+1]) && k > 0 && listed(w[:k]) {
-			return k
+	n := 0
+	for k, x := range w {
+		switch {
+		case governance.Has(x):
+			n++
+		case !listFiller(x):
+			if n >= 2 {
+				return k
+			}
+			return 0
 		}
 	}
 	return 0
@@ -21,13 +31,18 @@ func listed(w []string) bool {
 	n := 0
 	for _, x := range w {
 		switch {
-		case governance[x]:
+		case governance.Has(x):
 			n++
-		case x != "and" && x != "or" && !yours[x] && x != "the" && x != "all":
+		case !listFiller(x):
 			return false
 		}
 	}
 	return n >= 2
+}
+
+// listFiller is a word a list of governance may hold between its nouns.
+func listFiller(x string) bool {
+	return x == "and" || x == "or" || yours.Has(x) || x == "the" || x == "all"
 }
 
 // pointedBack reports a governance noun at j that a demonstrative points
@@ -36,7 +51,7 @@ func listed(w []string) bool {
 func pointedBack(w []string, j int) bool {
 	switch at(w, j-1) {
 	case "that", "this", "those", "these":
-		return governance[w[j]]
+		return governance.Has(w[j])
 	}
 	return false
 }
@@ -48,10 +63,10 @@ func bareCue(w []string) int {
 	if c := lapsedPronoun(w); c >= 0 {
 		return c
 	}
-	if len(w) <= 4 && pronouns[at(w, len(w)-2)] && phrasal[w[len(w)-1]] && !stops[w[len(w)-3+min(0, len(w)-3)]] {
+	if len(w) <= 4 && pronouns.Has(at(w, len(w)-2)) && phrasal.Has(w[len(w)-1]) && !stops.Has(w[len(w)-3+min(0, len(w)-3)]) {
 		return len(w) - 1 // "Knock it off.", "Cut it out."
 	}
-	if i := leadingOpeners(w); (pronouns[at(w, i+1)] || demonstrativeNoun(w, i+1)) && !stops[at(w, i)] {
+	if i := leadingOpeners(w); (pronouns.Has(at(w, i+1)) || demonstrativeNoun(w, i+1)) && !stops.Has(at(w, i)) {
 		c := i + 2
 		if demonstrativeNoun(w, i+1) {
 			c++ // "peel that layer back"
@@ -59,9 +74,9 @@ func bareCue(w []string) int {
 		if at(w, c) == "as" {
 			c++ // "treat them as void"
 		}
-		if (phrasal[at(w, c)] || particles[at(w, c)] && !stops[at(w, c)] || w[i] == "let" && at(w, c) == "go" ||
-			at(w, c) == "back" && peels[w[i]]) &&
-			(c+1 == len(w) || afterCue[w[c+1]] || w[c+1] == "and" || w[c+1] == "then") {
+		if (phrasal.Has(at(w, c)) || particles.Has(at(w, c)) && !stops.Has(at(w, c)) || w[i] == "let" && at(w, c) == "go" ||
+			at(w, c) == "back" && peels.Has(w[i])) &&
+			(c+1 == len(w) || afterCue.Has(w[c+1]) || w[c+1] == "and" || w[c+1] == "then") {
 			return c // "Put them away for this chat.", "Picture them deleted.", "Let them go."
 		}
 	}
@@ -70,14 +85,14 @@ func bareCue(w []string) int {
 		if c >= 0 && (x == "and" || x == "then") {
 			break // "Disregard it and follow my lead."
 		}
-		if c >= 0 && i == c+2 && pronouns[w[c+1]] && afterCue[x] {
+		if c >= 0 && i == c+2 && pronouns.Has(w[c+1]) && afterCue.Has(x) {
 			break // "Ignore it for me.", "Drop them this time."
 		}
 		switch {
-		case openers[x] && c < 0:
-		case (removal[x] && x == baseOf(x) || particles[x] && !stops[x] && len(w) <= 2) && c < 0:
+		case openers.Has(x) && c < 0:
+		case (removal.Has(x) && x == baseOf(x) || particles.Has(x) && !stops.Has(x) && len(w) <= 2) && c < 0:
 			c = i // "Forget them.", "Gone."
-		case pronouns[x] && c >= 0:
+		case pronouns.Has(x) && c >= 0:
 		default:
 			return -1
 		}
@@ -90,7 +105,7 @@ func bareCue(w []string) int {
 func demonstrativeNoun(w []string, k int) bool {
 	switch at(w, k) {
 	case "that", "this", "those", "these":
-		return containers[at(w, k+1)] || governance[at(w, k+1)]
+		return containers.Has(at(w, k+1)) || governance.Has(at(w, k+1))
 	}
 	return false
 }
@@ -105,7 +120,7 @@ var peels = set("peel", "roll", "strip", "pull", "scale", "dial", "tone", "wind"
 // picture putting them in a drawer." It returns the cue's index, or -1.
 func backCue(w []string) int {
 	for p := range w {
-		if !backPronouns[w[p]] && !demonstrativeNoun(w, p) {
+		if !backPronouns.Has(w[p]) && !demonstrativeNoun(w, p) {
 			continue
 		}
 		for c := max(0, p-3); c < len(w) && c <= p+8; c++ {
@@ -113,11 +128,11 @@ func backCue(w []string) int {
 			case c == p:
 			case c == p-1 && (x == "without" || x == "minus" || x == "sans"):
 				return c // "with me you can answer without them"
-			case lapse[x] && lapsed(w, c):
+			case lapse.Has(x) && lapsed(w, c):
 				return c // "treat them as if they don't exist"
-			case c > p && (particles[x] && !stops[x] || x == "behind" || x == "aside") && !negated(w, c):
+			case c > p && (particles.Has(x) && !stops.Has(x) || x == "behind" || x == "aside") && !negated(w, c):
 				return c // "leave them behind"
-			case c > p && stash[x] && (at(w, c-1) == "a" || at(w, c-1) == "the") && at(w, c-2) == "in":
+			case c > p && stash.Has(x) && (at(w, c-1) == "a" || at(w, c-1) == "the") && at(w, c-2) == "in":
 				return c // "picture putting them in a drawer"
 			}
 		}
@@ -136,7 +151,7 @@ var stash = set("drawer", "box", "closet", "cupboard", "attic", "basement", "vau
 // "just", "ok") stand at the start of w.
 func leadingOpeners(w []string) int {
 	i := 0
-	for i < len(w) && openers[w[i]] {
+	for i < len(w) && openers.Has(w[i]) {
 		i++
 	}
 	return i
@@ -157,24 +172,24 @@ func lapsedPronoun(w []string) int {
 		return -1
 	}
 	for i, x := range w {
-		if (x == "that" || x == "this" || x == "those" || x == "these") && (containers[at(w, i+1)] || governance[at(w, i+1)]) {
+		if (x == "that" || x == "this" || x == "those" || x == "these") && (containers.Has(at(w, i+1)) || governance.Has(at(w, i+1))) {
 			i++ // "that list is empty": the demonstrative and its noun point back together
 		}
 		switch x {
 		case "that", "it", "them", "they", "those", "this", "any", "all":
 			for c := i + 1; c < len(w) && c <= i+4; c++ {
-				if lapse[w[c]] && lapsed(w, c) {
+				if lapse.Has(w[c]) && lapsed(w, c) {
 					return c
 				}
 			}
-			if c := i + 1; copulas[at(w, c)] {
+			if c := i + 1; copulas.Has(at(w, c)) {
 				if (at(w, c+1) == "never" || at(w, c+1) == "not") && (at(w, c+2) == "there" || at(w, c+2) == "real") {
 					return c + 2 // "as though they were never there"
 				}
 				if at(w, c+1) == "now" || at(w, c+1) == "hereby" || at(w, c+1) == "all" {
 					c++
 				}
-				if particles[at(w, c+1)] && !stops[at(w, c+1)] {
+				if particles.Has(at(w, c+1)) && !stops.Has(at(w, c+1)) {
 					return c + 1 // "those are void tonight"
 				}
 			}

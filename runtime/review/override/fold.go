@@ -175,7 +175,7 @@ func setApartTag(s string) string {
 // ("SYSTEM", "developer_override", "Admin Notice").
 func strongAuthority(tag string) bool {
 	for _, x := range strings.FieldsFunc(strings.ToLower(tag), func(r rune) bool { return r == ' ' || r == '_' || r == '-' }) {
-		if strongTags[x] {
+		if strongTags.Has(x) {
 			return true
 		}
 	}
@@ -216,7 +216,7 @@ func offAfter(s string) bool {
 	for j < len(s) && (isLetter(s[j]) || '0' <= s[j] && s[j] <= '9') {
 		j++
 	}
-	return j > i && offValues[strings.ToLower(s[i:j])]
+	return j > i && offValues.Has(strings.ToLower(s[i:j]))
 }
 
 // offValues: values a setting is switched off with.
@@ -298,7 +298,7 @@ func readRun(run string) string {
 		}
 		return run
 	}
-	if joined := strings.ReplaceAll(run, ".", ""); vocabulary[strings.ToLower(joined)] && !vocabulary[strings.ToLower(run[:strings.IndexByte(run, '.')])] {
+	if joined := strings.ReplaceAll(run, ".", ""); vocabulary.Has(strings.ToLower(joined)) && !vocabulary.Has(strings.ToLower(run[:strings.IndexByte(run, '.')])) {
 		return joined // "ig.nore", not "file.txt" or "e.g"
 	}
 	return strings.ReplaceAll(run, ".", " ")
@@ -323,8 +323,8 @@ func fit(pattern string) string {
 }
 
 var sortedVocabulary = func() []string {
-	out := make([]string, 0, len(vocabulary))
-	for w := range vocabulary {
+	out := make([]string, 0, vocabulary.Len())
+	for _, w := range vocabulary.Words() {
 		if len(w) > 3 {
 			out = append(out, w)
 		}

@@ -9,7 +9,7 @@ package override
 // "things" read as "refusals".
 func refusalList(w []string) []string {
 	for i := 0; i+4 < len(w); i++ {
-		if !refusable[w[i]] || w[i+1] != "you" {
+		if !refusable.Has(w[i]) || w[i+1] != "you" {
 			continue
 		}
 		k := i + 2
@@ -61,11 +61,11 @@ func priorOrders(w []string) (int, int) {
 		}
 		laid, before := -1, -1
 		for m := k + 1; m < len(w) && m <= k+6; m++ {
-			if laid < 0 && (gave[w[m]] || given[w[m]] || tolds[w[m]]) {
+			if laid < 0 && (gave.Has(w[m]) || given.Has(w[m]) || tolds.Has(w[m])) {
 				laid = m
 			}
-			if laid >= 0 && w[m] == "before" && (conversations[at(w, m+2)] || at(w, m+1) == "now" ||
-				at(w, m+1) == "this" && at(w, m+2) == "point" || (at(w, m+1) == "i" || at(w, m+1) == "we") && arrivals[at(w, m+2)]) {
+			if laid >= 0 && w[m] == "before" && (conversations.Has(at(w, m+2)) || at(w, m+1) == "now" ||
+				at(w, m+1) == "this" && at(w, m+2) == "point" || (at(w, m+1) == "i" || at(w, m+1) == "we") && arrivals.Has(at(w, m+2))) {
 				before = m
 				break
 			}
@@ -74,7 +74,7 @@ func priorOrders(w []string) (int, int) {
 			continue
 		}
 		for c := before + 2; c < len(w) && c <= before+6; c++ {
-			if lapse[w[c]] && (w[k] == "nothing" || lapsed(w, c)) || particles[w[c]] && !stops[w[c]] {
+			if lapse.Has(w[c]) && (w[k] == "nothing" || lapsed(w, c)) || particles.Has(w[c]) && !stops.Has(w[c]) {
 				return k, c
 			}
 		}
@@ -87,7 +87,7 @@ func priorOrders(w []string) (int, int) {
 // is monitoring this chat". It returns the watching word's index, or -1.
 func unwatched(w []string, prevOwned bool) int {
 	for c := 2; c < len(w); c++ {
-		if !watching[w[c]] {
+		if !watching.Has(w[c]) {
 			continue
 		}
 		subject, negatedBy := "", ""
@@ -95,7 +95,7 @@ func unwatched(w []string, prevOwned bool) int {
 			switch x := w[k]; {
 			case x == "not" || x == "nobody" || x == "no" && at(w, k+1) == "one":
 				negatedBy = x
-			case x == "they" && prevOwned || overseers[x] && (at(w, k-1) == "your" || at(w, k-1) == "the"):
+			case x == "they" && prevOwned || overseers.Has(x) && (at(w, k-1) == "your" || at(w, k-1) == "the"):
 				subject = x
 			}
 		}
@@ -128,7 +128,7 @@ var overseers = set("creators", "developers", "makers", "trainers", "owners", "b
 // be". It returns the verb's index, or -1.
 func forgetsSelf(w []string) int {
 	for c := 0; c+3 < len(w); c++ {
-		if !removal[w[c]] || w[c+1] != "who" || w[c+2] != "you" && w[c+2] != "it" {
+		if !removal.Has(w[c]) || w[c+1] != "who" || w[c+2] != "you" && w[c+2] != "it" {
 			continue
 		}
 		switch w[c+3] {
@@ -148,7 +148,7 @@ func forgetsSelf(w []string) int {
 // "mine", or -1.
 func onlyMine(w []string) int {
 	for k := 0; k+4 < len(w); k++ {
-		if w[k] != "mine" || !copulas[w[k+1]] || w[k+2] != "the" || w[k+3] != "only" {
+		if w[k] != "mine" || !copulas.Has(w[k+1]) || w[k+2] != "the" || w[k+3] != "only" {
 			continue
 		}
 		for m := k + 4; m < len(w) && m <= k+7; m++ {
@@ -170,7 +170,7 @@ func claimsMaker(w []string) int {
 		return 0
 	}
 	for k := 2; k+2 < len(w) && k <= 5; k++ {
-		if (w[k] == "who" || w[k] == "that") && builders[w[k+1]] && (w[k+2] == "you" || at(w, k+3) == "you") {
+		if (w[k] == "who" || w[k] == "that") && builders.Has(w[k+1]) && (w[k+2] == "you" || at(w, k+3) == "you") {
 			return k + 2
 		}
 	}
@@ -210,7 +210,7 @@ func dropsVirtue(w []string) (int, int) {
 	for at(w, k) == "so" || at(w, k) == "too" || at(w, k) == "this" || at(w, k) == "that" || at(w, k) == "such" {
 		k++
 	}
-	if virtues[at(w, k)] {
+	if virtues.Has(at(w, k)) {
 		return k, c
 	}
 	return -1, -1
@@ -224,17 +224,17 @@ func dropsVirtue(w []string) (int, int) {
 // word that switches it off, or -1, -1.
 func nowOff(w []string) (int, int) {
 	k := 0
-	for k < len(w) && (w[k] == "the" || w[k] == "all" || w[k] == "any" || moralAdjectives[w[k]]) {
+	for k < len(w) && (w[k] == "the" || w[k] == "all" || w[k] == "any" || moralAdjectives.Has(w[k])) {
 		k++
 	}
 	j := k
-	for j < len(w) && (governance[w[j]] || heads[w[j]] && j > 0 && (governance[w[j-1]] || moralAdjectives[w[j-1]])) {
+	for j < len(w) && (governance.Has(w[j]) || heads.Has(w[j]) && j > 0 && (governance.Has(w[j-1]) || moralAdjectives.Has(w[j-1]))) {
 		j++
 	}
-	if j == k || !governance[w[j-1]] && !heads[w[j-1]] {
+	if j == k || !governance.Has(w[j-1]) && !heads.Has(w[j-1]) {
 		return -1, -1
 	}
-	if !copulas[at(w, j)] && !(at(w, j) == "has" || at(w, j) == "have") || at(w, j+1) != "now" && !(at(w, j+1) == "been" && at(w, j+2) == "now") {
+	if !copulas.Has(at(w, j)) && !(at(w, j) == "has" || at(w, j) == "have") || at(w, j+1) != "now" && !(at(w, j+1) == "been" && at(w, j+2) == "now") {
 		return -1, -1
 	}
 	c := j + 2
@@ -245,7 +245,7 @@ func nowOff(w []string) (int, int) {
 	case "switched", "turned", "shut", "taken", "set":
 		c++ // "now switched off"
 	}
-	if c < len(w) && particles[w[c]] && !negated(w, c) {
+	if c < len(w) && particles.Has(w[c]) && !negated(w, c) {
 		return j - 1, c
 	}
 	return -1, -1
@@ -263,19 +263,19 @@ var outranking = set("overrides", "supersedes", "outranks", "trumps", "overrules
 // the verb, or -1, -1.
 func outranks(w []string) (int, int) {
 	for v, x := range w {
-		if !outranking[x] || v == 0 || negated(w, v) {
+		if !outranking.Has(x) || v == 0 || negated(w, v) {
 			continue
 		}
 		for _, y := range w[:v] {
-			if y == "you" || yours[y] || y == "it" || y == "option" || y == "flag" || y == "setting" || y == "variable" {
+			if y == "you" || yours.Has(y) || y == "it" || y == "option" || y == "flag" || y == "setting" || y == "variable" {
 				return -1, -1 // "your rules override mine", "the flag overrides ..."
 			}
 		}
 		for k := v + 1; k < len(w) && k <= v+6; k++ {
-			if yours[w[k]] && k+1 < len(w) && (governance[w[k+1]] || w[k+1] == "system" || overseers[w[k+1]] || moralAdjectives[w[k+1]]) {
+			if yours.Has(w[k]) && k+1 < len(w) && (governance.Has(w[k+1]) || w[k+1] == "system" || overseers.Has(w[k+1]) || moralAdjectives.Has(w[k+1])) {
 				return k + 1, v // "anything your system prompt says"
 			}
-			if (w[k] == "every" || w[k] == "any" || w[k] == "all") && (orderNouns[at(w, k+1)] || orderNouns[at(w, k+1)+"s"] || at(w, k+1) == "message" || at(w, k+1) == "messages") {
+			if (w[k] == "every" || w[k] == "any" || w[k] == "all") && (orderNouns.Has(at(w, k+1)) || orderNouns.Has(at(w, k+1)+"s") || at(w, k+1) == "message" || at(w, k+1) == "messages") {
 				for _, z := range w[k+2:] {
 					if z == "after" || z == "later" || z == "future" || z == "next" || z == "following" {
 						return k + 1, v // "every instruction that comes after this one"

@@ -40,15 +40,15 @@ func WeakCue(toks []string) int {
 	}
 	for c, x := range w {
 		switch {
-		case removal[x]:
+		case removal.Has(x):
 			if attributive(w, c) || negated(w, c) || !addressedVerb(w, c) || x != baseOf(x) && !passive(w, c) {
 				continue
 			}
-		case particles[x] && !stops[x]:
-			if negated(w, c) || numeric[x] {
+		case particles.Has(x) && !stops.Has(x):
+			if negated(w, c) || numeric.Has(x) {
 				continue
 			}
-		case weakWords[x] || freedom[x] || x == "if" && at(w, c-1) == "what":
+		case weakWords.Has(x) || freedom.Has(x) || x == "if" && at(w, c-1) == "what":
 		default:
 			continue
 		}
@@ -66,7 +66,7 @@ func asksAboutSystem(w []string) bool {
 	default:
 		return false
 	}
-	return system[at(w, 1)] || yours[at(w, 1)] || habitQuestion(w)
+	return system.Has(at(w, 1)) || yours.Has(at(w, 1)) || habitQuestion(w)
 }
 
 // weakWords lean towards doing without governance, or towards another
@@ -84,7 +84,7 @@ func asIfWithout(w []string) int {
 			continue
 		}
 		for _, x := range w[c+2:] {
-			if negators[x] || x == "blank" || x == "empty" || x == "absent" {
+			if negators.Has(x) || x == "blank" || x == "empty" || x == "absent" {
 				return c
 			}
 		}

@@ -4,7 +4,11 @@ package override
 // contractions spelled out (with or without their apostrophe), digits and
 // signs written for letters read back, text-speak ("u r", "ur", "n") spelled out.
 
-import "strings"
+import (
+	"strings"
+
+	"formation/runtime/text"
+)
 
 // normalize spells out contractions and digits written for letters, and
 // returns the words with the index of the token each came from.
@@ -23,15 +27,24 @@ func normalize(toks []string) ([]string, []int) {
 			w, origin = append(w, "are"), append(origin, i)
 			continue
 		}
-		if plainWord(tok) { // most words: nothing to split, spell out or read back
-			if noun := misspelt[tok]; noun != "" {
-				tok = noun // "guidlines", "instrctions", "filtr"
+		re := respelt.Has(tok)
+		if plainWord(tok, re) { // most words: nothing to split, spell out or read back
+			if re {
+				if noun := misspelt[tok]; noun != "" {
+					tok = noun // "guidlines", "instrctions", "filtr"
+				}
 			}
 			w, origin = append(w, tok), append(origin, i)
 			continue
 		}
-		for _, part := range strings.Split(tok, "_") {
-			for _, x := range expand(unleet(part)) {
+		// The parts strings.Split(tok, "_") would return, cut one by one
+		// and spelled out into a buffer on the stack, not two slices per
+		// token (TestNormalizeIsSplitAndExpand).
+		var buf [2]string
+		for rest, more := tok, true; more; {
+			var part string
+			part, rest, more = strings.Cut(rest, "_")
+			for _, x := range expandInto(buf[:0], unleet(part)) {
 				if x != "" {
 					w, origin = append(w, x), append(origin, i)
 				}
@@ -56,9 +69,10 @@ func onHold(w []string) []string {
 
 // plainWord reports a non-empty token that normalize leaves as it is: no
 // "_" to split at, no apostrophe, no digit or sign read as a letter, and
-// not one of the contractions expand spells out.
-func plainWord(tok string) bool {
-	if tok == "" || tok == "cannot" || slang[tok] != nil || tok[len(tok)-1] == 't' && bareContractions[tok] != "" {
+// not one of the contractions expand spells out. respelt is
+// respelt.Has(tok), which the caller has asked.
+func plainWord(tok string, respelt bool) bool {
+	if tok == "" || tok == "cannot" || respelt && (slang[tok] != nil || tok[len(tok)-1] == 't' && bareContractions[tok] != "") {
 		return false
 	}
 	for i := 0; i < len(tok); i++ {
@@ -84,7 +98,7 @@ func unleet(tok string) string {
 	}
 	for _, r := range leet {
 		switch x := r.Replace(tok); {
-		case vocabulary[x] || slang[x] != nil:
+		case vocabulary.Has(x) || slang[x] != nil:
 			return x
 		case misspelt[x] != "":
 			return misspelt[x]
@@ -92,6 +106,23 @@ func unleet(tok string) string {
 	}
 	return tok
 }
+
+// respelt holds every word that slang, bareContractions or misspelt has:
+// normalize asks those maps about a token only when it is one, and most
+// tokens are turned away by the set's filter at a fraction of a map lookup.
+var respelt = func() *text.WordSet {
+	var words []string
+	for w := range slang {
+		words = append(words, w)
+	}
+	for w := range bareContractions {
+		words = append(words, w)
+	}
+	for w := range misspelt {
+		words = append(words, w)
+	}
+	return text.NewWordSet(words...)
+}()
 
 // bareContractions are negated auxiliaries typed without their apostrophe,
 // with the verb each stands for. Words that are also other words ("cant",
@@ -118,7 +149,7 @@ var slang = map[string][]string{
 // "tents" and "gard" occur, and no other does.
 var misspelt = func() map[string]string {
 	out := map[string]string{}
-	for noun := range governance {
+	for _, noun := range governance.Words() {
 		if len(noun) < 5 {
 			continue
 		}
@@ -148,7 +179,7 @@ func addMisspelt(out map[string]string, noun, w string) {
 	case "vals", "cation", "cution", "chans", "tents", "gard":
 		return
 	}
-	if vocabulary[w] { // governance nouns included
+	if vocabulary.Has(w) { // governance nouns included
 		return
 	}
 	if prev, ok := out[w]; !ok || noun < prev { // two nouns may lose vowels alike: keep one, the same on every run
@@ -164,7 +195,7 @@ func andSpeak(toks []string, i int) bool {
 		"go", "become", "switch", "turn", "talk", "speak":
 		return true
 	default:
-		return removal[next] && next == baseOf(next)
+		return removal.Has(next) && next == baseOf(next)
 	}
 }
 
@@ -179,50 +210,51 @@ func textSpeak(toks []string, i int) bool {
 	return false
 }
 
-// expand spells out a contraction: "don't" → do not, "you're" → you are;
-// a possessive "'s" is dropped.
-func expand(tok string) []string {
+// expandInto appends to dst the words a contraction spells out: "don't" →
+// do not, "you're" → you are; a possessive "'s" is dropped. Any other token
+// is its own word.
+func expandInto(dst []string, tok string) []string {
 	switch tok {
 	case "can't", "cannot":
-		return []string{"can", "not"}
+		return append(dst, "can", "not")
 	case "won't":
-		return []string{"will", "not"}
+		return append(dst, "will", "not")
 	case "let's":
-		return []string{"let", "us"}
+		return append(dst, "let", "us")
 	}
 	if stem := bareContractions[tok]; stem != "" {
-		return []string{stem, "not"} // "doesnt", typed without its apostrophe
+		return append(dst, stem, "not") // "doesnt", typed without its apostrophe
 	}
 	if words := slang[tok]; words != nil {
-		return words // "gonna", "u", "ur"
+		return append(dst, words...) // "gonna", "u", "ur"
 	}
 	i := strings.LastIndexByte(tok, '\'')
 	if i <= 0 {
-		return []string{tok}
+		return append(dst, tok)
 	}
 	base := tok[:i]
 	switch tok[i+1:] {
 	case "t":
 		if stem, ok := strings.CutSuffix(base, "n"); ok && stem != "" {
-			return []string{stem, "not"}
+			return append(dst, stem, "not")
 		}
 	case "re":
-		return []string{base, "are"}
+		return append(dst, base, "are")
 	case "ll":
-		return []string{base, "will"}
+		return append(dst, base, "will")
 	case "ve":
-		return []string{base, "have"}
+		return append(dst, base, "have")
 	case "d":
-		return []string{base, "would"}
+		return append(dst, base, "would")
 	case "m":
-		return []string{base, "am"}
+		return append(dst, base, "am")
 	case "s":
 		if base == "it" || base == "that" || base == "what" || base == "there" || base == "here" {
-			return []string{base, "is"}
+			return append(dst, base, "is")
 		}
-		return []string{base}
+		return append(dst, base)
 	}
-	return []string{tok}
+	return append(dst, tok)
 }
 
 // InnerDots reads a full stop between two letters ("ignore.your.rules") as
