@@ -115,7 +115,7 @@ func DriveShard(ctx context.Context, plan artifact.FormationPlan, vts artifact.V
 	}
 	counters := counterSet(vts)
 	for pass := range out.Passes {
-		step, _, err := passStep(k, counters, loaded, operator)
+		step, _, err := passStep(k, counters, loaded, operator, nil)
 		if err != nil {
 			return out, err
 		}
@@ -165,7 +165,7 @@ func MergeShards(ctx context.Context, plan artifact.FormationPlan, vts artifact.
 	}
 	events := newEventsWriter(opts.Events)
 	for pass := range passes {
-		_, rt, err := passStep(k, counterSet(vts), loaded, opts.Operator)
+		_, rt, err := passStep(k, counterSet(vts), loaded, opts.Operator, nil)
 		if err != nil {
 			return passes, err
 		}

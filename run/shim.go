@@ -51,8 +51,9 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 	events := newEventsWriter(opts.Events)
 	for i := range passes {
 		r := Runner{OnStep: opts.OnStep, Payloads: opts.Payloads}
+		rotors := runtime.NewRotorMemo() // one per pass, shared by its workers
 		for range max(opts.Jobs, 1) {
-			step, rt, err := passStep(k, counters, loaded, opts.Operator)
+			step, rt, err := passStep(k, counters, loaded, opts.Operator, rotors)
 			if err != nil {
 				return passes, err
 			}
@@ -78,10 +79,11 @@ func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.Va
 }
 
 // passStep is one worker's step function in a pass: a runtime of its own
-// over the shared knowledge, the shim over it.
-func passStep(k *knowledge.Knowledge, counters map[artifact.Triple]bool, loaded *packs.Loaded, operator field.Operator) (StepFunc, *runtime.Runtime, error) {
+// over the shared knowledge and the pass's shared word-rotor memo, the shim
+// over it.
+func passStep(k *knowledge.Knowledge, counters map[artifact.Triple]bool, loaded *packs.Loaded, operator field.Operator, rotors *field.Rotors) (StepFunc, *runtime.Runtime, error) {
 	mem := &lastEvent{}
-	rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator})
+	rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator, Rotors: rotors})
 	if err != nil {
 		return nil, nil, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
 	}
