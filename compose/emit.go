@@ -5,7 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"sync"
+
+	"formation/internal/parts"
 )
 
 // maxKeyBytes bounds the written form of a mapping key. YAML readers only
@@ -163,27 +164,19 @@ const splitItems = 2048
 // its own, and takes their chunks in order. The error is the first item's
 // in list order, as writing the items in turn would report.
 func (e *emitter) splitList(items []any, n int) error {
-	parts := make([]emitter, e.workers)
+	split := make([]emitter, e.workers)
 	errs := make([]error, e.workers)
-	size := (len(items) + len(parts) - 1) / len(parts)
-	var wg sync.WaitGroup
-	for w := range parts {
-		lo, hi := min(w*size, len(items)), min((w+1)*size, len(items))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[w].buf = make([]byte, 0, 2*chunkBytes)
-			errs[w] = parts[w].items(items[lo:hi], lo, n)
-		}()
-	}
-	wg.Wait()
+	parts.Run(len(items), e.workers, func(w, lo, hi int) {
+		split[w].buf = make([]byte, 0, 2*chunkBytes)
+		errs[w] = split[w].items(items[lo:hi], lo, n)
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
 	e.keep(e.buf)
-	for _, p := range parts {
+	for _, p := range split {
 		for _, c := range p.done {
 			e.keep(c)
 		}

@@ -3,9 +3,9 @@ package forge
 import (
 	"runtime"
 	"strconv"
-	"sync"
 
 	"formation/artifact"
+	"formation/internal/parts"
 	"formation/relparse"
 	"formation/runtime/parse"
 	"formation/runtime/text"
@@ -67,21 +67,13 @@ func typeAll[C, T any](ty *typing, cs []C, judge func(*typing, C) (T, string)) [
 		each(ty, cs, out)
 		return out
 	}
-	size := (len(cs) + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := min(w*size, len(cs)), min((w+1)*size, len(cs))
+	parts.Run(len(cs), workers, func(w, lo, hi int) {
 		part := ty
 		if w > 0 {
 			part = newTyping(ty.vocab)
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			each(part, cs[lo:hi], out[lo:hi])
-		}()
-	}
-	wg.Wait()
+		each(part, cs[lo:hi], out[lo:hi])
+	})
 	return out
 }
 

@@ -3,8 +3,9 @@ package compile
 import (
 	"bytes"
 	"runtime"
-	"sync"
 	"unicode/utf8"
+
+	"formation/internal/parts"
 )
 
 // fastParse reads a course in one pass without building yaml.v3's node
@@ -546,33 +547,25 @@ func (p *fastParser) itemLines(c int) (starts []int, end int) {
 // ends the item. A part that fails, or stops short of its end, fails the
 // whole.
 func (p *fastParser) splitSequence(c int, starts []int, end int) ([]any, bool) {
-	parts := make([][]any, p.workers)
+	read := make([][]any, p.workers)
 	ok := make([]bool, p.workers)
-	size := (len(starts) + p.workers - 1) / p.workers
-	var wg sync.WaitGroup
-	for w := range parts {
-		lo, hi := min(w*size, len(starts)), min((w+1)*size, len(starts))
+	parts.Run(len(starts), p.workers, func(w, lo, hi int) {
 		if lo == hi {
 			ok[w] = true
-			continue
+			return
 		}
 		stop := end
 		if hi < len(starts) {
 			stop = starts[hi]
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok[w] = p.readPart(c, starts[lo], stop, &parts[w])
-		}()
-	}
-	wg.Wait()
+		ok[w] = p.readPart(c, starts[lo], stop, &read[w])
+	})
 	items := make([]any, 0, len(starts))
-	for w := range parts {
+	for w := range read {
 		if !ok[w] {
 			return nil, false
 		}
-		items = append(items, parts[w]...)
+		items = append(items, read[w]...)
 	}
 	p.pos = end
 	return items, true
