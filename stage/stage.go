@@ -285,8 +285,8 @@ func Ref(subject, stageName string) string { return "subjects/" + subject + "/" 
 // Run executes one stage with the cache. A hit does no work: it verifies
 // what the package documentation says, then points the subject's ref at the
 // cached output. A miss runs core, stores its output while it appends its
-// audit records, then records the cache entry and moves the ref. A Halt from core is
-// audited and returned; nothing is stored.
+// audit records, then records the cache entry and moves the ref. A Halt
+// from core is audited and returned; nothing is stored.
 func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Output, error)) (Result, error) {
 	res := Result{Stage: spec.Stage, Subject: spec.Subject, AuditKinds: map[string]int{}}
 	ing, err := spec.Ingredients()
