@@ -173,12 +173,6 @@ func (w *projWriter) digest() (string, error) {
 	return hex.EncodeToString(w.h.Sum(nil)), nil
 }
 
-func (w *projWriter) comma(i int) {
-	if i > 0 {
-		w.raw(",")
-	}
-}
-
 // value writes the canonical bytes of a generic value.
 func (w *projWriter) value(m map[string]any) {
 	if w.err != nil {
