@@ -1,7 +1,6 @@
 package ratify
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -284,10 +283,6 @@ func canonicalWalk(payload []byte) (tr artifact.Triple, isWalk, ok bool) {
 	var found int
 	l := canon.NewLexer(payload)
 	ok = l.Object(func(key []byte) bool {
-		v, _, ok := l.Canonical(depthStepPayload + 1)
-		if !ok {
-			return false
-		}
 		var dst *string
 		switch string(key) {
 		case "head":
@@ -296,29 +291,18 @@ func canonicalWalk(payload []byte) (tr artifact.Triple, isWalk, ok bool) {
 			dst = &tr.Relation
 		case "tail":
 			dst = &tr.Tail
-		default:
-			return true
 		}
-		if v[0] != '"' {
-			return true
+		if dst != nil {
+			if s, ok := l.String(); ok {
+				*dst = s
+				found++
+				return true
+			}
 		}
-		s, ok := canonicalString(v)
-		*dst = s
-		found++
+		_, _, ok := l.Canonical(depthStepPayload + 1)
 		return ok
 	}) && l.End()
 	return tr, ok && found == 3, ok
-}
-
-// canonicalString is the string whose canonical bytes (quotes included) are
-// v: the bytes between the quotes unless it holds an escape.
-func canonicalString(v []byte) (string, bool) {
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1]), true
-	}
-	g, err := canon.Decode(v)
-	s, ok := g.(string)
-	return s, err == nil && ok
 }
 
 // canonicalNesting is the deepest nesting of canonical bytes b, which hold
