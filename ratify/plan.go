@@ -69,6 +69,12 @@ func (p *Plan) add(typ string, payload []byte, nesting int, walk artifact.Triple
 	p.ends = append(p.ends, len(p.payloads))
 }
 
+// addDecoded is add of a decoded step whose payload encodes to b.
+func (p *Plan) addDecoded(st artifact.PlanStep, b []byte, interned map[string]string) {
+	tr, ok := walkTriple(st.StepType, st.Payload)
+	p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
+}
+
 // PlanOf is the Plan of a decoded plan.
 func PlanOf(fp artifact.FormationPlan) Plan {
 	p := Plan{CourseID: fp.CourseID, CourseSHA256: fp.CourseSHA256, PlanSHA256: fp.PlanSHA256, SchemaVersion: fp.SchemaVersion}
@@ -81,8 +87,7 @@ func PlanOf(fp artifact.FormationPlan) Plan {
 			}
 			p.unhashable[i] = err
 		}
-		tr, ok := walkTriple(st.StepType, st.Payload)
-		p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
+		p.addDecoded(st, b, interned)
 	}
 	if p.unhashable != nil {
 		_, p.digestErr = artifact.PlanDigest(fp.CourseID, fp.CourseSHA256, fp.Steps)
@@ -178,8 +183,7 @@ func readPlanSteps(data []byte) (Plan, error) {
 			if merr != nil { // a decoded payload always encodes
 				return &canon.Error{Kind: canon.KindSchema, Offset: -1, Path: "$.steps[" + strconv.Itoa(i) + "]", Msg: merr.Error()}
 			}
-			tr, ok := walkTriple(st.StepType, st.Payload)
-			p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
+			p.addDecoded(st, b, interned)
 			return nil
 		})
 	})
