@@ -1,7 +1,5 @@
 package artifact
 
-import ()
-
 // Course is the output of compose. The YAML itself is stored as its own
 // object; since objects are addressed by SHA-256, its object digest is
 // CourseSHA256. ValidatedSetObject (this design's extension) is the object

@@ -48,12 +48,7 @@ func ProjectSources(refs []SourceRef) []projSource {
 	for i, s := range refs {
 		out[i] = projSource{s.SourceSHA, s.Span, s.Adapter, s.RetrievedAt}
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].SourceSHA != out[b].SourceSHA {
-			return out[a].SourceSHA < out[b].SourceSHA
-		}
-		return out[a].Adapter < out[b].Adapter
-	})
+	slices.SortStableFunc(out, compareProjSource)
 	return out
 }
 
@@ -176,12 +171,6 @@ func (w *projWriter) digest() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(w.h.Sum(nil)), nil
-}
-
-func (w *projWriter) comma(i int) {
-	if i > 0 {
-		w.raw(",")
-	}
 }
 
 // value writes the canonical bytes of a generic value.

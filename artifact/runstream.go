@@ -111,9 +111,7 @@ func WritePlan(w io.Writer, plan FormationPlan, payloads PlanPayloads) error {
 	sw.str(plan.SchemaVersion)
 	sw.raw(`,"steps":[`)
 	for i, s := range plan.Steps {
-		if i > 0 {
-			sw.raw(",")
-		}
+		sw.comma(i)
 		sw.raw(`{"payload":`)
 		sw.payload(payloads, i, s.Payload)
 		sw.raw(`,"step_type":`)
@@ -143,9 +141,7 @@ func WriteRunRecord(w io.Writer, rec RunRecord, payloads PlanPayloads) error {
 	sw.str(rec.PlanSHA256)
 	sw.raw(`,"runs":[`)
 	for i, r := range rec.Runs {
-		if i > 0 {
-			sw.raw(",")
-		}
+		sw.comma(i)
 		sw.runOutput(r, payloads)
 	}
 	sw.raw(`],"schema_version":`)
@@ -163,9 +159,7 @@ func (sw *streamWriter) runOutput(r RunOutput, payloads PlanPayloads) {
 	sw.bool(r.Halted)
 	sw.raw(`,"results":[`)
 	for j, s := range r.Results {
-		if j > 0 {
-			sw.raw(",")
-		}
+		sw.comma(j)
 		sw.raw(`{"accepted":`)
 		sw.bool(s.Accepted)
 		sw.raw(`,"has_provenance":`)
@@ -212,6 +206,14 @@ func (sw *streamWriter) flushIfFull() {
 func (sw *streamWriter) raw(s string) {
 	sw.buf = append(sw.buf, s...)
 	sw.flushIfFull()
+}
+
+// comma writes the comma before list item i, which has one when it is not
+// the first.
+func (sw *streamWriter) comma(i int) {
+	if i > 0 {
+		sw.raw(",")
+	}
 }
 
 func (sw *streamWriter) str(s string) {

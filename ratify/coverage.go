@@ -2,10 +2,10 @@ package ratify
 
 import (
 	"fmt"
-
-	"formation/artifact"
 	"slices"
 	"strings"
+
+	"formation/artifact"
 )
 
 // coverageGate (G6): in each run, every relation of the validated set is

@@ -1,7 +1,6 @@
 package ratify
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -70,6 +69,12 @@ func (p *Plan) add(typ string, payload []byte, nesting int, walk artifact.Triple
 	p.ends = append(p.ends, len(p.payloads))
 }
 
+// addDecoded is add of a decoded step whose payload encodes to b.
+func (p *Plan) addDecoded(st artifact.PlanStep, b []byte, interned map[string]string) {
+	tr, ok := walkTriple(st.StepType, st.Payload)
+	p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
+}
+
 // PlanOf is the Plan of a decoded plan.
 func PlanOf(fp artifact.FormationPlan) Plan {
 	p := Plan{CourseID: fp.CourseID, CourseSHA256: fp.CourseSHA256, PlanSHA256: fp.PlanSHA256, SchemaVersion: fp.SchemaVersion}
@@ -82,8 +87,7 @@ func PlanOf(fp artifact.FormationPlan) Plan {
 			}
 			p.unhashable[i] = err
 		}
-		tr, ok := walkTriple(st.StepType, st.Payload)
-		p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
+		p.addDecoded(st, b, interned)
 	}
 	if p.unhashable != nil {
 		_, p.digestErr = artifact.PlanDigest(fp.CourseID, fp.CourseSHA256, fp.Steps)
@@ -179,8 +183,7 @@ func readPlanSteps(data []byte) (Plan, error) {
 			if merr != nil { // a decoded payload always encodes
 				return &canon.Error{Kind: canon.KindSchema, Offset: -1, Path: "$.steps[" + strconv.Itoa(i) + "]", Msg: merr.Error()}
 			}
-			tr, ok := walkTriple(st.StepType, st.Payload)
-			p.add(st.StepType, b, canonicalNesting(b), tr, ok, interned)
+			p.addDecoded(st, b, interned)
 			return nil
 		})
 	})
@@ -284,10 +287,6 @@ func canonicalWalk(payload []byte) (tr artifact.Triple, isWalk, ok bool) {
 	var found int
 	l := canon.NewLexer(payload)
 	ok = l.Object(func(key []byte) bool {
-		v, _, ok := l.Canonical(depthStepPayload + 1)
-		if !ok {
-			return false
-		}
 		var dst *string
 		switch string(key) {
 		case "head":
@@ -296,29 +295,18 @@ func canonicalWalk(payload []byte) (tr artifact.Triple, isWalk, ok bool) {
 			dst = &tr.Relation
 		case "tail":
 			dst = &tr.Tail
-		default:
-			return true
 		}
-		if v[0] != '"' {
-			return true
+		if dst != nil {
+			if s, ok := l.String(); ok {
+				*dst = s
+				found++
+				return true
+			}
 		}
-		s, ok := canonicalString(v)
-		*dst = s
-		found++
+		_, _, ok := l.Canonical(depthStepPayload + 1)
 		return ok
 	}) && l.End()
 	return tr, ok && found == 3, ok
-}
-
-// canonicalString is the string whose canonical bytes (quotes included) are
-// v: the bytes between the quotes unless it holds an escape.
-func canonicalString(v []byte) (string, bool) {
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1]), true
-	}
-	g, err := canon.Decode(v)
-	s, ok := g.(string)
-	return s, err == nil && ok
 }
 
 // canonicalNesting is the deepest nesting of canonical bytes b, which hold
