@@ -74,36 +74,21 @@ func noFabricatedSource(e SafetyContext) SafetyCheckResult {
 		return notChecked("no source allowlist supplied")
 	}
 	cited := sortedUnique(e.CitedSourceSHAs)
-	// The runtime hands the same sorted allowlist to every turn: read it in
-	// place (its length is its distinct count, a binary search its set)
-	// rather than copy, sort and hash it each time.
-	inOrder := strictlyIncreasing(e.AllowedSourceSHAs)
-	allowedCount := len(e.AllowedSourceSHAs)
-	if !inOrder {
-		allowedCount = len(sortedUnique(e.AllowedSourceSHAs))
-	}
+	// The runtime hands the same sorted allowlist to every turn: sortedUnique
+	// reads it in place (its length is its distinct count, a binary search
+	// its set) and sorts a copy only of a list out of order.
+	allowed := sortedUnique(e.AllowedSourceSHAs)
 	counts := []Evidence{
 		{"cited_count", strconv.Itoa(len(cited))},
-		{"allowed_count", strconv.Itoa(allowedCount)},
+		{"allowed_count", strconv.Itoa(len(allowed))},
 	}
 	if len(cited) == 0 {
 		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "no sources cited", Evidence: counts}
 	}
-	isAllowed := func(sha string) bool {
-		_, found := slices.BinarySearch(e.AllowedSourceSHAs, sha)
-		return found
-	}
-	if !inOrder {
-		allowed := make(map[string]bool, len(e.AllowedSourceSHAs))
-		for _, sha := range e.AllowedSourceSHAs {
-			allowed[sha] = true
-		}
-		isAllowed = func(sha string) bool { return allowed[sha] }
-	}
 	evidence := counts
 	fabricated := 0
 	for _, sha := range cited {
-		if !isAllowed(sha) {
+		if _, found := slices.BinarySearch(allowed, sha); !found {
 			evidence = append(evidence, Evidence{"fabricated_source_sha", sha})
 			fabricated++
 		}
