@@ -45,7 +45,7 @@ func sprintE6(v float64) string { return strconv.FormatFloat(v, 'e', 6, 64) }
 
 // closureBoundText is algebra.ClosureBound as preserveVersorClosure prints
 // it, formatted once.
-var closureBoundText = fmt.Sprintf("%.6e", algebra.ClosureBound)
+var closureBoundText = sprintE6(algebra.ClosureBound)
 
 // preserveVersorClosure: closed iff versor_condition < algebra.ClosureBound.
 // NaN compares false and so counts as a violation.
