@@ -45,7 +45,7 @@ func sprintE6(v float64) string { return strconv.FormatFloat(v, 'e', 6, 64) }
 
 // closureBoundText is algebra.ClosureBound as preserveVersorClosure prints
 // it, formatted once.
-var closureBoundText = fmt.Sprintf("%.6e", algebra.ClosureBound)
+var closureBoundText = sprintE6(algebra.ClosureBound)
 
 // preserveVersorClosure: closed iff versor_condition < algebra.ClosureBound.
 // NaN compares false and so counts as a violation.
@@ -74,36 +74,21 @@ func noFabricatedSource(e SafetyContext) SafetyCheckResult {
 		return notChecked("no source allowlist supplied")
 	}
 	cited := sortedUnique(e.CitedSourceSHAs)
-	// The runtime hands the same sorted allowlist to every turn: read it in
-	// place (its length is its distinct count, a binary search its set)
-	// rather than copy, sort and hash it each time.
-	inOrder := strictlyIncreasing(e.AllowedSourceSHAs)
-	allowedCount := len(e.AllowedSourceSHAs)
-	if !inOrder {
-		allowedCount = len(sortedUnique(e.AllowedSourceSHAs))
-	}
+	// The runtime hands the same sorted allowlist to every turn: sortedUnique
+	// reads it in place (its length is its distinct count, a binary search
+	// its set) and sorts a copy only of a list out of order.
+	allowed := sortedUnique(e.AllowedSourceSHAs)
 	counts := []Evidence{
 		{"cited_count", strconv.Itoa(len(cited))},
-		{"allowed_count", strconv.Itoa(allowedCount)},
+		{"allowed_count", strconv.Itoa(len(allowed))},
 	}
 	if len(cited) == 0 {
 		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "no sources cited", Evidence: counts}
 	}
-	isAllowed := func(sha string) bool {
-		_, found := slices.BinarySearch(e.AllowedSourceSHAs, sha)
-		return found
-	}
-	if !inOrder {
-		allowed := make(map[string]bool, len(e.AllowedSourceSHAs))
-		for _, sha := range e.AllowedSourceSHAs {
-			allowed[sha] = true
-		}
-		isAllowed = func(sha string) bool { return allowed[sha] }
-	}
 	evidence := counts
 	fabricated := 0
 	for _, sha := range cited {
-		if !isAllowed(sha) {
+		if _, found := slices.BinarySearch(allowed, sha); !found {
 			evidence = append(evidence, Evidence{"fabricated_source_sha", sha})
 			fabricated++
 		}

@@ -41,40 +41,27 @@ func planeRotor(blade int, theta float64) algebra.MV {
 
 // positionRotor twists token k: cos θ_k + sin θ_k·e_B with θ_k = (k+1)·√3/10
 // and B the (k mod 6)-th Euclidean plane.
-func positionRotor(k int) algebra.MV {
-	if k < len(positionRotors) {
-		return positionRotors[k]
-	}
-	return computePositionRotor(k)
-}
+func positionRotor(k int) algebra.MV { return positionVersor(k).MV() }
 
 func computePositionRotor(k int) algebra.MV {
 	return planeRotor(algebra.EuclideanPlanes()[k%6], float64(k+1)*positionStep)
 }
 
-// positionRotors are the rotors of the first positions, computed once: every
-// prompt twists its first tokens by them. The table is never written after.
-var positionRotors = func() (t [64]algebra.MV) {
-	for k := range t {
-		t[k] = computePositionRotor(k)
-	}
-	return t
-}()
-
 // positionVersor is positionRotor(k) gathered.
 func positionVersor(k int) *algebra.Gathered {
-	if k < len(positionVersors) {
-		return &positionVersors[k]
+	if k < len(positionRotors) {
+		return &positionRotors[k]
 	}
 	p := algebra.Gather(computePositionRotor(k))
 	return &p
 }
 
-// positionVersors are positionRotors gathered, for Prompt; never written
-// after.
-var positionVersors = func() (t [len(positionRotors)]algebra.Gathered) {
+// positionRotors are the rotors of the first positions, computed and
+// gathered once: every prompt twists its first tokens by them. The table is
+// never written after.
+var positionRotors = func() (t [64]algebra.Gathered) {
 	for k := range t {
-		t[k] = algebra.Gather(positionRotors[k])
+		t[k] = algebra.Gather(computePositionRotor(k))
 	}
 	return t
 }()

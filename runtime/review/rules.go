@@ -353,7 +353,7 @@ func (g *Gate) coordinated(t words, start, j int) address {
 	for first < j && g.lex.openers.Has(t.w[first]) {
 		first++
 	}
-	if first < j && (g.lex.commands.Has(t.w[first]) || g.changeForms[t.w[first]] == t.w[first]) {
+	if first < j && (g.lex.commands.Has(t.w[first]) || g.verb(t.w[first]).change == t.w[first]) {
 		return direct
 	}
 	return unaddressed
@@ -1084,7 +1084,7 @@ func (g *Gate) standingInstruction(t words) (string, bool) {
 // are white", "Fall back to the portable way from now on") orders nothing
 // of the system.
 func (g *Gate) conductOrder(t words, i int, v string) bool {
-	if g.speakForms[v] == v || g.actForms[v] == v || g.adoptForms[v] == v || g.changeForms[v] == v || obeys.Has(v) {
+	if f := g.verb(v); f.speak == v || f.act == v || f.adopt == v || f.change == v || obeys.Has(v) {
 		return true // an order's verb is in its base form: not "from this point on, freed blocks are reused"
 	}
 	start, end := t.clause(i)
