@@ -43,6 +43,12 @@ type Stats struct {
 // cite at least one source; counter-claims may cite none. Every citation needs
 // a 64-hex lowercase SourceSHA.
 func NewKnowledge(concepts []Concept, triples []Triple, counters ...Triple) (*Knowledge, error) {
+	return newKnowledge(concepts, triples, counters, true)
+}
+
+// newKnowledge is NewKnowledge; compacted false leaves the records where
+// the merge put them (for the test that holds compact to changing nothing).
+func newKnowledge(concepts []Concept, triples, counters []Triple, compacted bool) (*Knowledge, error) {
 	k := &Knowledge{
 		definitions: map[string][]Concept{},
 		tripleAt:    map[Key]int{},
@@ -62,6 +68,9 @@ func NewKnowledge(concepts []Concept, triples []Triple, counters ...Triple) (*Kn
 	}
 	if k.counters, err = mergeTriples(counters, false, "counter"); err != nil {
 		return nil, err
+	}
+	if compacted {
+		k.compact()
 	}
 	k.index()
 	return k, nil
