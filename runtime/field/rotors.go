@@ -1,6 +1,7 @@
 package field
 
 import (
+	"math"
 	"sync"
 
 	"formation/runtime/algebra"
@@ -22,42 +23,106 @@ import (
 // Words are remembered gathered (algebra.Gathered), the form a prompt
 // multiplies them in.
 type Rotors struct {
-	mu    sync.RWMutex
-	words map[string]*algebra.Gathered
-	max   int
+	mu     sync.RWMutex
+	words  map[string]*algebra.Gathered
+	max    int
+	packed map[string]packedRotor
+	maxPkd int
 }
 
-// NewRotors returns a memo of at most max words.
-func NewRotors(max int) *Rotors {
-	return &Rotors{words: make(map[string]*algebra.Gathered), max: max}
+// NewRotors returns a memo that keeps the first max words gathered, ready
+// to multiply in, and up to packed words after them packed
+// (packedRotor): a large subject names far more distinct words than the
+// first tier holds (every term of a 500,000-relation chain is a word of its
+// own), and rebuilding a packed rotor costs a tenth of computing it again.
+func NewRotors(max, packed int) *Rotors {
+	return &Rotors{words: make(map[string]*algebra.Gathered), max: max,
+		packed: make(map[string]packedRotor), maxPkd: packed}
 }
 
 // Word is WordRotor(word), remembered.
 func (r *Rotors) Word(word string) algebra.MV {
-	w := r.gathered(word)
-	return w.MV()
+	var scratch algebra.Gathered
+	return r.gathered(word, &scratch).MV()
 }
 
-// gathered is Gather(WordRotor(word)), remembered. The memo's entries are
-// never written after they are stored, so a reader may keep the pointer.
-func (r *Rotors) gathered(word string) *algebra.Gathered {
+// gathered is Gather(WordRotor(word)), remembered: a pointer into the memo,
+// whose first-tier entries are never written after they are stored (so a
+// reader may keep it), or scratch filled in.
+func (r *Rotors) gathered(word string, scratch *algebra.Gathered) *algebra.Gathered {
 	if r == nil {
-		w := algebra.Gather(WordRotor(word))
-		return &w
+		*scratch = algebra.Gather(WordRotor(word))
+		return scratch
 	}
 	r.mu.RLock()
 	m, ok := r.words[word]
+	var p packedRotor
+	var isPacked bool
+	if !ok {
+		p, isPacked = r.packed[word]
+	}
 	r.mu.RUnlock()
-	if ok {
+	switch {
+	case ok:
 		return m
+	case isPacked:
+		*scratch = algebra.Gather(p.unpack())
+		return scratch
 	}
-	w := algebra.Gather(WordRotor(word))
-	m = &w
+	w := WordRotor(word)
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if len(r.words) < r.max {
-		r.words[word] = m
+		g := algebra.Gather(w)
+		r.words[word] = &g
+		return &g
 	}
-	r.mu.Unlock()
+	if len(r.packed) < r.maxPkd {
+		if p, ok := pack(&w); ok {
+			r.packed[word] = p
+		}
+	}
+	*scratch = algebra.Gather(w)
+	return scratch
+}
+
+// packedTerms is how many coefficients a packed rotor holds. A word rotor
+// is a product of rotors in the six Euclidean planes, so it lives in their
+// even subalgebra: at most eight coefficients are ever set.
+const packedTerms = 8
+
+// packedRotor is a word rotor's coefficients whose bits are not all zero
+// (a negative zero is kept), with their blade indices: 80 bytes where the
+// gathered form takes 850.
+type packedRotor struct {
+	n    uint8
+	idx  [packedTerms]uint8
+	vals [packedTerms]float64
+}
+
+// pack packs m exactly, or reports false when it has more coefficients
+// than a packed rotor holds (then the word is simply not remembered).
+func pack(m *algebra.MV) (packedRotor, bool) {
+	var p packedRotor
+	for i, v := range m {
+		if math.Float64bits(v) == 0 {
+			continue
+		}
+		if int(p.n) == packedTerms {
+			return packedRotor{}, false
+		}
+		p.idx[p.n], p.vals[p.n] = uint8(i), v
+		p.n++
+	}
+	return p, true
+}
+
+// unpack is the multivector p was packed from, bit for bit.
+func (p *packedRotor) unpack() algebra.MV {
+	var m algebra.MV
+	for i := range p.n {
+		m[p.idx[i]] = p.vals[i]
+	}
 	return m
 }
 
@@ -66,8 +131,9 @@ func (r *Rotors) gathered(word string) *algebra.Gathered {
 // algebra.MulSandwich, which is Mul(f, Sandwich(p_k, w_k)) bit for bit.
 func (r *Rotors) Prompt(tokens []string) algebra.MV {
 	f := algebra.One()
+	var scratch algebra.Gathered
 	for k, tok := range tokens {
-		algebra.MulSandwich(&f, positionVersor(k), r.gathered(tok))
+		algebra.MulSandwich(&f, positionVersor(k), r.gathered(tok, &scratch))
 	}
 	return f
 }

@@ -1,6 +1,7 @@
 package field
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -42,22 +43,61 @@ func TestPromptIsProducts(t *testing.T) {
 	}
 	long := strings.Fields(strings.Repeat("ignore your rules and the concept of light ", 20))
 	prompts = append(prompts, long, nil, []string{""})
-	memo := NewRotors(1000)
-	for _, toks := range prompts {
-		want := promptByProducts(toks)
-		for _, r := range []*Rotors{nil, memo} {
-			got := r.Prompt(toks)
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("%q: Prompt[%d] = %v, the products %v", toks, i, got[i], want[i])
+	// Both tiers, alone and together; every prompt twice, so the second
+	// reading comes from the memo.
+	memo := NewRotors(1000, 0)
+	memos := []*Rotors{nil, memo, NewRotors(0, 1<<20), NewRotors(20, 1<<20), NewRotors(20, 50)}
+	for round := range 2 {
+		for _, toks := range prompts {
+			want := promptByProducts(toks)
+			for m, r := range memos {
+				got := r.Prompt(toks)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("round %d, memo %d, %q: Prompt[%d] = %v, the products %v", round, m, toks, i, got[i], want[i])
+					}
 				}
 			}
 		}
+	}
+	if n := len(memos[2].packed); n < 1000 {
+		t.Fatalf("the packed tier kept %d words", n)
 	}
 	if len(prompts) < 1000 {
 		t.Fatalf("only %d prompts read", len(prompts))
 	}
 	if w := memo.Word("rules"); w != WordRotor("rules") {
 		t.Fatal("Word is not WordRotor")
+	}
+}
+
+// TestPackedRotorIsExact holds a packed word rotor equal to the rotor bit for
+// bit, negative zeros included, and a multivector with more coefficients
+// than a packed rotor holds is refused rather than cut.
+func TestPackedRotorIsExact(t *testing.T) {
+	for i := range 5000 {
+		w := WordRotor(fmt.Sprintf("word%d", i))
+		p, ok := pack(&w)
+		if !ok {
+			t.Fatalf("word%d: a word rotor did not pack", i)
+		}
+		got := p.unpack()
+		for j := range got {
+			if math.Float64bits(got[j]) != math.Float64bits(w[j]) {
+				t.Fatalf("word%d: unpacked %v, packed %v", i, got, w)
+			}
+		}
+	}
+	var m algebra.MV
+	m[3] = math.Copysign(0, -1)
+	p, ok := pack(&m)
+	if got := p.unpack(); !ok || math.Float64bits(got[3]) != math.Float64bits(m[3]) {
+		t.Fatal("a negative zero did not survive packing")
+	}
+	for i := range packedTerms + 1 {
+		m[i] = float64(i + 1)
+	}
+	if _, ok := pack(&m); ok {
+		t.Fatalf("%d coefficients packed into %d", packedTerms+1, packedTerms)
 	}
 }
