@@ -37,6 +37,22 @@ func (k *Knowledge) compact() {
 	k.packDefinitions()
 }
 
+// packLists moves every list of m into one array, for the reason compact
+// gives: a list per term is a small object per term for every GC cycle of
+// a run to visit. Each list keeps its values and is capacity-limited.
+func packLists[K comparable](m map[K][]int) {
+	n := 0
+	for _, l := range m {
+		n += len(l)
+	}
+	block := make([]int, 0, n)
+	for key, l := range m {
+		start := len(block)
+		block = append(block, l...)
+		m[key] = block[start:len(block):len(block)]
+	}
+}
+
 // Fields eachString names, so that the arena can hold a value that repeats
 // in the same field of consecutive records once.
 const (

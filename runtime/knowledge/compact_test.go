@@ -122,3 +122,41 @@ func TestCompactPacksTheIndex(t *testing.T) {
 		t.Fatal("appending to one triple's citations wrote into the next triple's")
 	}
 }
+
+// TestPackListsKeepsEveryList packs lists of every length into one array:
+// each keeps its values, lies in the array, and cannot be appended into
+// its neighbour.
+func TestPackListsKeepsEveryList(t *testing.T) {
+	m := map[string][]int{}
+	want := map[string][]int{}
+	for i := range 500 {
+		key := fmt.Sprint(i)
+		for j := range i % 9 {
+			m[key] = append(m[key], i*10+j)
+			want[key] = append(want[key], i*10+j)
+		}
+	}
+	packLists(m)
+	if !reflect.DeepEqual(m, want) {
+		t.Fatal("packing changed a list")
+	}
+	var lo, hi uintptr
+	total := 0
+	for _, l := range m {
+		if len(l) == 0 {
+			continue
+		}
+		total += len(l)
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(l)))
+		if lo == 0 || p < lo {
+			lo = p
+		}
+		hi = max(hi, p+uintptr(len(l))*unsafe.Sizeof(0))
+		if cap(l) != len(l) {
+			t.Fatalf("a packed list has room for %d more", cap(l)-len(l))
+		}
+	}
+	if int(hi-lo) != total*int(unsafe.Sizeof(0)) {
+		t.Fatalf("the lists span %d bytes for %d values: not one array", hi-lo, total)
+	}
+}

@@ -195,6 +195,10 @@ func (k *Knowledge) index() {
 	}
 	k.relations = sortedKeys(rels)
 	k.sources = sortedKeys(srcs)
+	packLists(k.out)
+	packLists(k.byHead)
+	packLists(k.byTerm)
+	packLists(k.counterTerm)
 }
 
 func (k *Knowledge) addTerm(head, tail string, rels map[string]struct{}, rel string) {
