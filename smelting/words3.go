@@ -172,20 +172,6 @@ func relativePronoun(w string) bool {
 	return false
 }
 
-// conditionalIntro reports a word that, in an opening phrase before a
-// comma, makes the rest depend on a case or a default ("In the latter
-// case, …", "For example, …", "By default, …", "On most systems, …").
-func conditionalIntro(w string) bool {
-	switch w {
-	case "case", "cases", "example", "examples", "instance", "default", "general", "practice", "most",
-		"some", "many", "other", "situations", "situation", "systems", "platforms", "success", "error",
-		"errors", "failure", "uses", "usually", "typically", "theory", "principle", "contrast", "short",
-		"sum", "summary", "particular", "if", "when", "unless":
-		return true
-	}
-	return false
-}
-
 // trailingAdverb reports an adverb that may stand between a head and its
 // verb, or open a complement, without changing the claim.
 func trailingAdverb(w string) bool {
