@@ -23,17 +23,22 @@ const DefaultMaxObjectSize int64 = 4 << 30
 // what every zstd decoder is expected to support).
 const window = 8 << 20
 
+// fastestFrom is the canonical size from which an object written whole is
+// compressed at zstd's fastest level (see newEncoder).
+const fastestFrom = 1 << 20
+
 // zstdMagic starts every zstd frame.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 // Codec turns an object's canonical bytes into its stored bytes and back,
 // for one store and its format. It is safe for concurrent use: one-shot
-// encodes share one encoder (whose EncodeAll may run concurrently), streams
+// encodes share two encoders (whose EncodeAll may run concurrently), streams
 // take an encoder or decoder from the store's own pools.
 type Codec struct {
 	format int
 	max    int64
-	all    *zstd.Encoder
+	all    *zstd.Encoder // one-shot, below fastestFrom
+	large  *zstd.Encoder // one-shot, from fastestFrom up to the window
 	encs   sync.Pool
 	decs   sync.Pool
 }
@@ -49,6 +54,7 @@ func NewCodec(format int, maxObject int64) *Codec {
 		return c
 	}
 	c.all = newEncoder(0, true, zstd.SpeedDefault)
+	c.large = newEncoder(0, true, zstd.SpeedFastest)
 	c.encs.New = func() any { return newEncoder(1, false, zstd.SpeedFastest) }
 	c.decs.New = func() any {
 		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
@@ -70,17 +76,27 @@ func NewCodec(format int, maxObject int64) *Codec {
 // once per 8 MiB. The one-shot encoders take it, since Encode gives them
 // nothing longer than the window, and so hold half the memory.
 //
-// Streams, and objects past the window, are compressed at zstd's fastest
-// level, small objects at its default: a stream is written while the stage
-// that produces it runs (the run stage's events, about 9 % of its CPU at
+// Streams, and objects of fastestFrom bytes or more, are compressed at
+// zstd's fastest level, smaller ones at its default: a stream is written
+// while the stage that produces it runs (the run stage's events, about 9 % of its CPU at
 // the default level), and its long runs of repeated JSON keys compress well
 // at either level (store-size.sh: 19.5x the sources for a 10,000-relation
 // subject instead of 17.6x; the demo store 17.5x instead of 17.3x). The level
 // is the writer's choice alone: every level decodes the same, and digests
 // are over the canonical bytes.
+//
+// Objects written whole from fastestFrom up are stage outputs too (forge's
+// validated set and compose's YAML, 6.5 and 7.3 MB at 10,000 relations;
+// ratify's report, 1.7 MB), and there the fastest level is quicker and as
+// small or smaller (best of 7: 8.4 -> 6.8 ms and 210 -> 145 KB; 18.2 ->
+// 13.7 ms and 272 -> 204 KB; 24.7 -> 7.8 ms and 887 -> 888 KB). The
+// fastest level entropy-codes the literals of every block, even of a block
+// in which it finds no match: by default it stores such a block raw, which
+// left the report, hex trace hashes with few repeats, uncompressed.
 func newEncoder(concurrency int, lowMem bool, level zstd.EncoderLevel) *zstd.Encoder {
 	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithWindowSize(window),
-		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(lowMem), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(lowMem), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true),
+		zstd.WithAllLitEntropyCompression(level == zstd.SpeedFastest))
 	if err != nil {
 		panic(fmt.Sprintf("store: zstd encoder options: %v", err)) // constant options
 	}
@@ -106,8 +122,11 @@ func (c *Codec) Encode(data []byte) []byte {
 	if c.format == Format1 {
 		return data
 	}
-	if len(data) <= window {
+	if len(data) < fastestFrom {
 		return c.all.EncodeAll(data, make([]byte, 0, len(data)/4+64))
+	}
+	if len(data) <= window {
+		return c.large.EncodeAll(data, make([]byte, 0, len(data)/4+64))
 	}
 	// Past the window, the one-shot encoders' short history would move
 	// the window down for every block: a stream encoder does it once per
