@@ -3,10 +3,12 @@ package core
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -155,7 +157,7 @@ func (c *Codec) NewWriter(w io.Writer) io.WriteCloser {
 	}
 	e := c.encs.Get().(*zstd.Encoder)
 	e.Reset(w)
-	return &writer{c: c, e: e}
+	return &writer{c: c, e: e, dst: w}
 }
 
 type nopCloser struct{ io.Writer }
@@ -163,22 +165,30 @@ type nopCloser struct{ io.Writer }
 func (nopCloser) Close() error { return nil }
 
 type writer struct {
-	c *Codec
-	e *zstd.Encoder
+	c   *Codec
+	e   *zstd.Encoder
+	dst io.Writer
+	n   int64 // canonical bytes taken
 }
 
 func (w *writer) Write(p []byte) (int, error) {
 	if w.e == nil {
 		return 0, errors.New("store: write after close")
 	}
-	return w.e.Write(p)
+	n, err := w.e.Write(p)
+	w.n += int64(n)
+	return n, err
 }
 
+// Close ends the frame and appends the size frame (see sizeFrame).
 func (w *writer) Close() error {
 	if w.e == nil {
 		return nil
 	}
 	err := w.e.Close()
+	if err == nil {
+		_, err = w.dst.Write(sizeFrame(w.n))
+	}
 	w.e.Reset(nil)
 	w.c.encs.Put(w.e)
 	w.e = nil
@@ -320,8 +330,12 @@ func (c *Codec) presize(r io.Reader, stored int64) int64 {
 	if h.Decode(head[:n]) != nil {
 		return guess
 	}
-	if h.HasFCS && h.FrameContentSize <= uint64(min(c.max, 64*stored+1<<20)) {
+	believed := min(c.max, 64*stored+1<<20)
+	if h.HasFCS && h.FrameContentSize <= uint64(believed) {
 		return int64(h.FrameContentSize)
+	}
+	if n, ok := readSizeFrame(ra, stored); ok && !h.HasFCS && n <= believed {
+		return n
 	}
 	if rs, ok := r.(io.ReadSeeker); ok && stored >= countPassFrom {
 		return c.countedSize(rs, guess)
@@ -330,6 +344,53 @@ func (c *Codec) presize(r io.Reader, stored int64) int64 {
 		return min(int64(min(h.FrameContentSize, uint64(c.max))), 64*stored+1<<20)
 	}
 	return guess
+}
+
+// sizeFrameLen is the length of a size frame: a skippable frame's magic
+// number and length, then sizeTag and the size.
+const sizeFrameLen = 4 + 4 + len(sizeTag) + 8
+
+// sizeTag starts a size frame's payload, telling it from any other
+// skippable frame.
+const sizeTag = "formation-size/1"
+
+// sizeFrame is the zstd skippable frame (RFC 8878, 3.1.2: magic number
+// 0x184D2A5E, payload length, payload) that a stream writer appends after
+// its frame, naming the canonical size the frame decompresses to. A
+// streamed frame cannot declare its size in its header, which is written
+// before the size is known, so a whole read (presize) would otherwise
+// decode the object once only to count it. Every zstd decoder skips the
+// frame, so readers that do not know it, older binaries included, read the
+// object as before. The size is a hint for one allocation and nothing
+// more: what a read keeps is still only what decompresses and re-hashes.
+func sizeFrame(n int64) []byte {
+	b := make([]byte, 0, sizeFrameLen)
+	b = binary.LittleEndian.AppendUint32(b, 0x184D2A5E)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sizeTag)+8))
+	b = append(b, sizeTag...)
+	return binary.LittleEndian.AppendUint64(b, uint64(n))
+}
+
+// readSizeFrame reads the size frame that ends stored bytes of the given
+// length, if they end with one; anything else (an object stored before
+// size frames existed, damaged bytes, a size past int64) is no size.
+func readSizeFrame(ra io.ReaderAt, stored int64) (int64, bool) {
+	if stored < int64(sizeFrameLen) {
+		return 0, false
+	}
+	tail := make([]byte, sizeFrameLen)
+	if n, _ := ra.ReadAt(tail, stored-int64(sizeFrameLen)); n != sizeFrameLen {
+		return 0, false
+	}
+	want := sizeFrame(0)
+	if !bytes.Equal(tail[:sizeFrameLen-8], want[:sizeFrameLen-8]) {
+		return 0, false
+	}
+	n := binary.LittleEndian.Uint64(tail[sizeFrameLen-8:])
+	if n > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(n), true
 }
 
 // countPassFrom is the stored size from which a streamed object is decoded
