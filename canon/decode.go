@@ -246,7 +246,8 @@ func (d *decoder) string() (string, error) {
 	// nearly every artifact string (digests, terms, spans). It needs neither
 	// the byte-by-byte scan nor a UTF-8 check; anything else (an escape, a
 	// control character, a non-ASCII byte) goes on below from where the run
-	// stopped. TestPlainRun and FuzzDecode hold the two paths equal.
+	// stopped. TestStringReaderAgreesWithByteLoop and FuzzStringReader hold
+	// it equal to the byte loop alone.
 	end := start + plainRun(d.data[start:])
 	if end < len(d.data) && d.data[end] == '"' {
 		d.pos = end + 1

@@ -62,9 +62,10 @@ func (l *Lexer) String() (string, bool) {
 
 // SharedString reads a string value as String does, but hands out the
 // same string again when the value equals one it read so lately, as long
-// as the value needs no escape: a large artifact names the same few source digests, adapters and
-// dates in every one of its thousands of source references, and a copy of
-// each was an allocation to make and for the collector to scan.
+// as the value needs no escape: a large artifact names the same few source
+// digests, adapters and dates in every one of its thousands of source
+// references, and a copy of each was an allocation to make and for the
+// collector to scan. TestSharedStringAgreesWithString holds it to String.
 func (l *Lexer) SharedString() (string, bool) {
 	d := &l.d
 	d.skipSpace()
