@@ -309,3 +309,31 @@ func BenchmarkValidatedSetSHA(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeValidatedSet decodes the set of BenchmarkValidatedSetSHA,
+// as compose, run and ratify each do on every miss.
+func BenchmarkDecodeValidatedSet(b *testing.B) {
+	v := ValidatedTripleSet{SubjectID: "bench", SchemaVersion: "1", Concepts: []ConceptCandidate{}, Counters: []RelationCandidate{},
+		Quarantined: []RelationCandidate{}, OrderingHints: []OrderingHint{}, DeclaredRelations: []string{}}
+	start, end := int64(100), int64(160)
+	for i := range 10000 {
+		n := strconv.Itoa(i)
+		ref := SourceRef{SourceSHA: strings.Repeat("ab", 32), Span: "the span of claim " + n + " as the source words it", Adapter: "file",
+			RetrievedAt: "2026-05-16T00:00:00Z", TextSHA: strings.Repeat("cd", 32), Start: &start, End: &end, Extractor: "markdown"}
+		v.Relations = append(v.Relations, RelationCandidate{Head: "term " + n, Relation: "is", Tail: "a thing " + n, Sources: []SourceRef{ref, ref}, State: StateValidated})
+		if i%2 == 0 {
+			v.Concepts = append(v.Concepts, ConceptCandidate{CanonicalTerm: "term " + n, Definition: "what term " + n + " is", Sources: []SourceRef{ref}, State: StateValidated})
+		}
+	}
+	raw, err := Encode(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode[ValidatedTripleSet](raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -90,7 +90,7 @@ func readConcept(l *canon.Lexer, c *ConceptCandidate) bool {
 		case "sources":
 			return m.first(2) && readList(l, &c.Sources, readSourceRef)
 		case "state":
-			return m.first(3) && readString(l, &c.State)
+			return m.first(3) && readShared(l, &c.State)
 		case "rejection_reason":
 			return m.first(4) && readString(l, &c.RejectionReason)
 		}
@@ -105,13 +105,13 @@ func readRelation(l *canon.Lexer, r *RelationCandidate) bool {
 		case "head":
 			return m.first(0) && readString(l, &r.Head)
 		case "relation":
-			return m.first(1) && readString(l, &r.Relation)
+			return m.first(1) && readShared(l, &r.Relation)
 		case "tail":
 			return m.first(2) && readString(l, &r.Tail)
 		case "sources":
 			return m.first(3) && readList(l, &r.Sources, readSourceRef)
 		case "state":
-			return m.first(4) && readString(l, &r.State)
+			return m.first(4) && readShared(l, &r.State)
 		case "rejection_reason":
 			return m.first(5) && readString(l, &r.RejectionReason)
 		}
@@ -139,21 +139,21 @@ func readSourceRef(l *canon.Lexer, r *SourceRef) bool {
 	return l.Object(func(key []byte) bool {
 		switch string(key) {
 		case "source_sha":
-			return m.first(0) && readString(l, &r.SourceSHA)
+			return m.first(0) && readShared(l, &r.SourceSHA)
 		case "span":
 			return m.first(1) && readString(l, &r.Span)
 		case "adapter":
-			return m.first(2) && readString(l, &r.Adapter)
+			return m.first(2) && readShared(l, &r.Adapter)
 		case "retrieved_at":
-			return m.first(3) && readString(l, &r.RetrievedAt)
+			return m.first(3) && readShared(l, &r.RetrievedAt)
 		case "text_sha":
-			return m.first(4) && readString(l, &r.TextSHA)
+			return m.first(4) && readShared(l, &r.TextSHA)
 		case "start":
 			return m.first(5) && readOffset(l, &r.Start)
 		case "end":
 			return m.first(6) && readOffset(l, &r.End)
 		case "extractor":
-			return m.first(7) && readString(l, &r.Extractor)
+			return m.first(7) && readShared(l, &r.Extractor)
 		}
 		return false
 	}) && m.complete()
@@ -172,6 +172,15 @@ func readList[T any](l *canon.Lexer, dst *[]T, elem func(*canon.Lexer, *T) bool)
 		return true
 	})
 	*dst = out
+	return ok
+}
+
+// readShared reads a string that repeats across the document (a source's
+// digest, adapter or date, a relation name, a state) as one shared value
+// (canon.Lexer.SharedString).
+func readShared[S ~string](l *canon.Lexer, dst *S) bool {
+	s, ok := l.SharedString()
+	*dst = S(s)
 	return ok
 }
 

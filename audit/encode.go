@@ -1,6 +1,10 @@
 package audit
 
-import "formation/canon"
+import (
+	"slices"
+
+	"formation/canon"
+)
 
 // appendBatch appends canon.Marshal(batch)'s bytes to b without reflection
 // (keys in byte order; a nil list is [], as canon writes it): a stage that
@@ -12,11 +16,32 @@ import "formation/canon"
 func appendBatch(b []byte, batch []Record) ([]byte, error) {
 	start := len(b)
 	var err error
+	// A batch's records mostly share their values (one stage, subject,
+	// time, code version and list of inputs; forge's notes one detail per
+	// source), so a value equal to the previous record's is copied from
+	// where that one was encoded instead of being checked and escaped again:
+	// b only grows, so an encoded range stays put.
+	type span struct{ from, to int }
+	var (
+		prev *Record
+		seen [4]span // code_version's, detail's, input_digests', and everything after reason_code's
+	)
 	str := func(prefix, s string) {
 		b = append(b, prefix...)
 		if err == nil {
 			b, err = canon.AppendString(b, s)
 		}
+	}
+	// again copies part i of the previous record when same says its values
+	// are equal, or else writes it and remembers where.
+	again := func(i int, same bool, write func()) {
+		if same && err == nil {
+			b = append(b, b[seen[i].from:seen[i].to]...)
+			return
+		}
+		from := len(b)
+		write()
+		seen[i] = span{from, len(b)}
 	}
 	b = append(b, '[')
 	for i := range batch {
@@ -24,23 +49,30 @@ func appendBatch(b []byte, batch []Record) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		str(`{"code_version":`, r.CodeVersion)
-		str(`,"detail":`, r.Detail)
-		b = append(b, `,"input_digests":[`...)
-		for j, d := range r.InputDigests {
-			if j > 0 {
-				b = append(b, ',')
+		p := prev != nil
+		again(0, p && r.CodeVersion == prev.CodeVersion, func() { str(`{"code_version":`, r.CodeVersion) })
+		again(1, p && r.Detail == prev.Detail, func() { str(`,"detail":`, r.Detail) })
+		again(2, p && slices.Equal(r.InputDigests, prev.InputDigests), func() {
+			b = append(b, `,"input_digests":[`...)
+			for j, d := range r.InputDigests {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				str("", d)
 			}
-			str("", d)
-		}
-		str(`],"key":`, r.Key)
+			b = append(b, ']')
+		})
+		str(`,"key":`, r.Key)
 		str(`,"kind":`, r.Kind)
 		str(`,"reason_code":`, r.ReasonCode)
-		str(`,"schema_version":`, r.SchemaVersion)
-		str(`,"stage":`, r.Stage)
-		str(`,"subject":`, r.Subject)
-		str(`,"time":`, r.Time)
-		b = append(b, '}')
+		again(3, p && r.SchemaVersion == prev.SchemaVersion && r.Stage == prev.Stage && r.Subject == prev.Subject && r.Time == prev.Time, func() {
+			str(`,"schema_version":`, r.SchemaVersion)
+			str(`,"stage":`, r.Stage)
+			str(`,"subject":`, r.Subject)
+			str(`,"time":`, r.Time)
+			b = append(b, '}')
+		})
+		prev = r
 	}
 	b = append(b, ']')
 	if err != nil {

@@ -1,6 +1,8 @@
 package canon
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -240,6 +242,18 @@ func (d *decoder) digits() bool {
 func (d *decoder) string() (string, error) {
 	d.pos++ // opening quote
 	start := d.pos
+	// Fastest path: printable ASCII up to the closing quote, the shape of
+	// nearly every artifact string (digests, terms, spans). It needs neither
+	// the byte-by-byte scan nor a UTF-8 check; anything else (an escape, a
+	// control character, a non-ASCII byte) goes on below from where the run
+	// stopped. TestStringReaderAgreesWithByteLoop and FuzzStringReader hold
+	// it equal to the byte loop alone.
+	end := start + plainRun(d.data[start:])
+	if end < len(d.data) && d.data[end] == '"' {
+		d.pos = end + 1
+		return string(d.data[start:end]), nil
+	}
+	d.pos = end
 	// Fast path: no escapes.
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
@@ -260,6 +274,37 @@ func (d *decoder) string() (string, error) {
 		d.pos++
 	}
 	return d.slowString(start)
+}
+
+// plainRun is the length of the run of printable ASCII bytes other than
+// '"' and '\\' that b starts with, eight bytes at a time: the bytes a
+// string may hold as they are, up to the first one that ends it or needs
+// a closer look. Each lane test below flags its lowest matching byte
+// exactly (a borrow only ever reaches lanes above a flagged one), so the
+// lowest flag of the union is the first byte that stops the run.
+func plainRun(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		control := (x - 0x2020202020202020) & ^x
+		q := x ^ 0x2222222222222222
+		quote := (q - ones) & ^q
+		bs := x ^ 0x5c5c5c5c5c5c5c5c
+		backslash := (bs - ones) & ^bs
+		if m := (x | control | quote | backslash) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return len(b)
 }
 
 func (d *decoder) slowString(start int) (string, error) {

@@ -41,11 +41,16 @@ func AppendMarshal(dst []byte, v any) ([]byte, error) {
 // canonical bytes piece by piece instead of building the value first; such a
 // writer's output must be tested equal to Marshal's.
 func AppendString(dst []byte, s string) ([]byte, error) {
-	e := encoder{buf: dst}
-	if err := e.str(s); err != nil {
+	if plainASCII(s) { // what e.str does first, without an encoder around it
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"'), nil
+	}
+	out, err := appendEscaped(dst, s)
+	if err != nil {
 		return dst, err
 	}
-	return e.buf, nil
+	return out, nil
 }
 
 // SHA256Hex is the lowercase hex SHA-256 of Marshal(v): the identity of v.
@@ -272,40 +277,50 @@ func (e *encoder) str(s string) error {
 		e.buf = append(e.buf, '"')
 		return nil
 	}
-	if !utf8.ValidString(s) {
-		return encodeErr(KindInvalidUTF8, "", "string is not valid UTF-8")
+	buf, err := appendEscaped(e.buf, s)
+	if err != nil {
+		return err
 	}
-	e.buf = append(e.buf, '"')
+	e.buf = buf
+	return nil
+}
+
+// appendEscaped appends s quoted, with the escapes canonical JSON needs:
+// the form of a string that is not plain ASCII. It refuses invalid UTF-8.
+func appendEscaped(buf []byte, s string) ([]byte, error) {
+	if !utf8.ValidString(s) {
+		return buf, encodeErr(KindInvalidUTF8, "", "string is not valid UTF-8")
+	}
+	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !escapeTable[c] {
 			continue
 		}
-		e.buf = append(e.buf, s[start:i]...)
+		buf = append(buf, s[start:i]...)
 		switch c {
 		case '"':
-			e.buf = append(e.buf, '\\', '"')
+			buf = append(buf, '\\', '"')
 		case '\\':
-			e.buf = append(e.buf, '\\', '\\')
+			buf = append(buf, '\\', '\\')
 		case '\n':
-			e.buf = append(e.buf, '\\', 'n')
+			buf = append(buf, '\\', 'n')
 		case '\r':
-			e.buf = append(e.buf, '\\', 'r')
+			buf = append(buf, '\\', 'r')
 		case '\t':
-			e.buf = append(e.buf, '\\', 't')
+			buf = append(buf, '\\', 't')
 		case '\b':
-			e.buf = append(e.buf, '\\', 'b')
+			buf = append(buf, '\\', 'b')
 		case '\f':
-			e.buf = append(e.buf, '\\', 'f')
+			buf = append(buf, '\\', 'f')
 		default:
-			e.buf = append(e.buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		start = i + 1
 	}
-	e.buf = append(e.buf, s[start:]...)
-	e.buf = append(e.buf, '"')
-	return nil
+	buf = append(buf, s[start:]...)
+	return append(buf, '"'), nil
 }
 
 // plainASCII reports whether s is ASCII with nothing to escape, eight bytes

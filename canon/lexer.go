@@ -19,8 +19,14 @@ import (
 // fields, null where a value is required, numbers out of range) without
 // saying why.
 type Lexer struct {
-	d decoder
+	d      decoder
+	shared *[sharedSlots]string // SharedString's recent values, made on first use
 }
+
+// sharedSlots is the size of SharedString's table of recent values: one
+// slot per value, chosen from its length and three of its bytes, so that
+// the handful of values an artifact repeats each keep a slot of their own.
+const sharedSlots = 256
 
 // NewLexer returns a Lexer at the start of data.
 func NewLexer(data []byte) *Lexer { return &Lexer{d: decoder{data: data}} }
@@ -52,6 +58,41 @@ func (l *Lexer) String() (string, bool) {
 	}
 	s, err := l.d.string()
 	return s, err == nil
+}
+
+// SharedString reads a string value as String does, but hands out the
+// same string again when the value equals one it read so lately, as long
+// as the value needs no escape: a large artifact names the same few source
+// digests, adapters and dates in every one of its thousands of source
+// references, and a copy of each was an allocation to make and for the
+// collector to scan. TestSharedStringAgreesWithString holds it to String.
+func (l *Lexer) SharedString() (string, bool) {
+	d := &l.d
+	d.skipSpace()
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return "", false
+	}
+	start := d.pos + 1
+	end := start + plainRun(d.data[start:])
+	if end >= len(d.data) || d.data[end] != '"' {
+		return l.String() // an escape or a non-ASCII byte: read as String reads it
+	}
+	raw := d.data[start:end]
+	d.pos = end + 1
+	if len(raw) == 0 {
+		return "", true
+	}
+	if l.shared == nil {
+		l.shared = new([sharedSlots]string)
+	}
+	// A slot, not a map: hashing every value cost more than the copies it
+	// saved. A value that meets another in its slot is simply copied.
+	slot := &l.shared[(len(raw)*31+int(raw[0])*7+int(raw[len(raw)/2])*13+int(raw[len(raw)-1]))%sharedSlots]
+	if *slot == string(raw) { // the comparison does not copy raw
+		return *slot, true
+	}
+	*slot = string(raw)
+	return *slot, true
 }
 
 // Int64 reads an integer that fits in an int64.
@@ -128,16 +169,12 @@ func (l *Lexer) rawKey() ([]byte, bool) {
 		return nil, false
 	}
 	start := d.pos + 1
-	for i := start; i < len(d.data); i++ {
-		switch c := d.data[i]; {
-		case c == '"':
-			d.pos = i + 1
-			return d.data[start:i], true
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			return nil, false
-		}
+	end := start + plainRun(d.data[start:])
+	if end >= len(d.data) || d.data[end] != '"' {
+		return nil, false // an escape, a control or non-ASCII byte, or no end
 	}
-	return nil, false
+	d.pos = end + 1
+	return d.data[start:end], true
 }
 
 // End reports whether only whitespace is left.

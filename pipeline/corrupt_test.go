@@ -197,3 +197,50 @@ func TestRatifyHaltsOnTheFirstCorruptInputItReads(t *testing.T) {
 		})
 	}
 }
+
+// The run stage reads its course's validated set while it encodes the
+// compiled plan's payloads: a corrupt set still halts it with exit 65 and
+// exactly one audit record naming the set. When the course's YAML is
+// corrupt as well, the set's fault is the one returned, as before, and each
+// corrupt object is audited once.
+func TestRunOverCorruptSetHaltsOnce(t *testing.T) {
+	ctx := context.Background()
+	for _, yamlToo := range []bool{false, true} {
+		courses := tinySubject(t, tinyDoc)
+		storeDir := t.TempDir()
+		p := clockedPipeline(t, courses, "file://"+storeDir)
+		for _, st := range stageOrder[:4] {
+			_, err := stageByName(p, st)(ctx, "tiny")
+			must(t, err)
+		}
+		courseDigest, err := p.Env.ResolveRef(ctx, "tiny", "compose")
+		must(t, err)
+		raw, err := p.Env.Store.Get(ctx, courseDigest)
+		must(t, err)
+		course, err := artifact.Decode[artifact.Course](raw)
+		must(t, err)
+		flipObject(t, storeDir, course.ValidatedSetObject)
+		if yamlToo {
+			flipObject(t, storeDir, course.CourseSHA256)
+		}
+		before := auditCount(t, p, "run")
+		res, err := p.Run(ctx, "tiny")
+		if exitcode.Of(err, store.ExitCode) != exitcode.Rejected || res.CacheHit {
+			t.Fatalf("run over a corrupt set (YAML corrupt too: %v): exit %d (%v)", yamlToo, exitcode.Of(err, store.ExitCode), err)
+		}
+		if !strings.Contains(err.Error(), course.ValidatedSetObject) {
+			t.Fatalf("run over a corrupt set (YAML corrupt too: %v) returned %v, not the set's fault", yamlToo, err)
+		}
+		if !yamlToo {
+			onlyCorruptRecord(t, p, "run", course.ValidatedSetObject, before)
+			continue
+		}
+		recs, err := audit.List(ctx, p.Env.Store, audit.Filter{Subject: "tiny", Stage: "run"})
+		must(t, err)
+		recs = recs[before:]
+		if len(recs) != 2 || !strings.Contains(recs[0].Detail+recs[1].Detail, course.ValidatedSetObject) ||
+			!strings.Contains(recs[0].Detail+recs[1].Detail, course.CourseSHA256) {
+			t.Fatalf("want one corrupt_object record for the YAML and one for the set, got %+v", recs)
+		}
+	}
+}

@@ -513,6 +513,13 @@ func (e *Env) appendAudit(ctx context.Context, spec Spec, recs []audit.Record) e
 	if len(recs) == 0 {
 		return nil
 	}
+	// One copy of the inputs serves every record that names none of its
+	// own: records are only read from here on, and forge's batch holds a
+	// note per accepted candidate (15,500 copies at 10,000 relations).
+	inputs := slices.Clone(spec.Inputs)
+	if inputs == nil {
+		inputs = []string{}
+	}
 	for i := range recs {
 		if recs[i].Stage == "" {
 			recs[i].Stage = spec.Stage
@@ -521,7 +528,7 @@ func (e *Env) appendAudit(ctx context.Context, spec Spec, recs []audit.Record) e
 			recs[i].Subject = spec.Subject
 		}
 		if len(recs[i].InputDigests) == 0 {
-			recs[i].InputDigests = append([]string{}, spec.Inputs...)
+			recs[i].InputDigests = inputs
 		}
 	}
 	return e.Audit.Append(ctx, recs...)

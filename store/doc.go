@@ -53,6 +53,15 @@
 //     re-hashes what comes out; stored bytes that are not zstd, do not
 //     decompress, ask for a larger window, or decompress to other bytes are
 //     ErrCorrupt.
+//     A streamed object's frame is followed by a skippable frame (RFC 8878
+//     3.1.2, magic number 0x184D2A5E) whose payload is "formation-size/1"
+//     and the canonical size as 8 bytes little-endian: a whole read sizes
+//     its buffer by it instead of decoding the object once only to count
+//     it (a streamed frame cannot declare its size up front). Every zstd
+//     decoder skips the frame, so objects written before it existed, and
+//     readers that do not know it, are unaffected; a size frame that lies
+//     costs at most one allocation bounded as a frame header's declared
+//     size is, never a wrong read.
 //   - Format 1, no marker: every object is stored as its canonical bytes.
 //     Every store written before format 2 existed (by commit 3e253e3, for
 //     one) is a format 1 store.

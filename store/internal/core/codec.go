@@ -3,10 +3,12 @@ package core
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -23,17 +25,22 @@ const DefaultMaxObjectSize int64 = 4 << 30
 // what every zstd decoder is expected to support).
 const window = 8 << 20
 
+// fastestFrom is the canonical size from which an object written whole is
+// compressed at zstd's fastest level (see newEncoder).
+const fastestFrom = 1 << 20
+
 // zstdMagic starts every zstd frame.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 // Codec turns an object's canonical bytes into its stored bytes and back,
 // for one store and its format. It is safe for concurrent use: one-shot
-// encodes share one encoder (whose EncodeAll may run concurrently), streams
+// encodes share two encoders (whose EncodeAll may run concurrently), streams
 // take an encoder or decoder from the store's own pools.
 type Codec struct {
 	format int
 	max    int64
-	all    *zstd.Encoder
+	all    *zstd.Encoder // one-shot, below fastestFrom
+	large  *zstd.Encoder // one-shot, from fastestFrom up to the window
 	encs   sync.Pool
 	decs   sync.Pool
 }
@@ -49,6 +56,7 @@ func NewCodec(format int, maxObject int64) *Codec {
 		return c
 	}
 	c.all = newEncoder(0, true, zstd.SpeedDefault)
+	c.large = newEncoder(0, true, zstd.SpeedFastest)
 	c.encs.New = func() any { return newEncoder(1, false, zstd.SpeedFastest) }
 	c.decs.New = func() any {
 		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
@@ -70,17 +78,27 @@ func NewCodec(format int, maxObject int64) *Codec {
 // once per 8 MiB. The one-shot encoders take it, since Encode gives them
 // nothing longer than the window, and so hold half the memory.
 //
-// Streams, and objects past the window, are compressed at zstd's fastest
-// level, small objects at its default: a stream is written while the stage
-// that produces it runs (the run stage's events, about 9 % of its CPU at
+// Streams, and objects of fastestFrom bytes or more, are compressed at
+// zstd's fastest level, smaller ones at its default: a stream is written
+// while the stage that produces it runs (the run stage's events, about 9 % of its CPU at
 // the default level), and its long runs of repeated JSON keys compress well
 // at either level (store-size.sh: 19.5x the sources for a 10,000-relation
 // subject instead of 17.6x; the demo store 17.5x instead of 17.3x). The level
 // is the writer's choice alone: every level decodes the same, and digests
 // are over the canonical bytes.
+//
+// Objects written whole from fastestFrom up are stage outputs too (forge's
+// validated set and compose's YAML, 6.5 and 7.3 MB at 10,000 relations;
+// ratify's report, 1.7 MB), and there the fastest level is quicker and as
+// small or smaller (best of 7: 8.4 -> 6.8 ms and 210 -> 145 KB; 18.2 ->
+// 13.7 ms and 272 -> 204 KB; 24.7 -> 7.8 ms and 887 -> 888 KB). The
+// fastest level entropy-codes the literals of every block, even of a block
+// in which it finds no match: by default it stores such a block raw, which
+// left the report, hex trace hashes with few repeats, uncompressed.
 func newEncoder(concurrency int, lowMem bool, level zstd.EncoderLevel) *zstd.Encoder {
 	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithWindowSize(window),
-		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(lowMem), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(lowMem), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true),
+		zstd.WithAllLitEntropyCompression(level == zstd.SpeedFastest))
 	if err != nil {
 		panic(fmt.Sprintf("store: zstd encoder options: %v", err)) // constant options
 	}
@@ -106,8 +124,11 @@ func (c *Codec) Encode(data []byte) []byte {
 	if c.format == Format1 {
 		return data
 	}
-	if len(data) <= window {
+	if len(data) < fastestFrom {
 		return c.all.EncodeAll(data, make([]byte, 0, len(data)/4+64))
+	}
+	if len(data) <= window {
+		return c.large.EncodeAll(data, make([]byte, 0, len(data)/4+64))
 	}
 	// Past the window, the one-shot encoders' short history would move
 	// the window down for every block: a stream encoder does it once per
@@ -136,7 +157,7 @@ func (c *Codec) NewWriter(w io.Writer) io.WriteCloser {
 	}
 	e := c.encs.Get().(*zstd.Encoder)
 	e.Reset(w)
-	return &writer{c: c, e: e}
+	return &writer{c: c, e: e, dst: w}
 }
 
 type nopCloser struct{ io.Writer }
@@ -144,22 +165,30 @@ type nopCloser struct{ io.Writer }
 func (nopCloser) Close() error { return nil }
 
 type writer struct {
-	c *Codec
-	e *zstd.Encoder
+	c   *Codec
+	e   *zstd.Encoder
+	dst io.Writer
+	n   int64 // canonical bytes taken
 }
 
 func (w *writer) Write(p []byte) (int, error) {
 	if w.e == nil {
 		return 0, errors.New("store: write after close")
 	}
-	return w.e.Write(p)
+	n, err := w.e.Write(p)
+	w.n += int64(n)
+	return n, err
 }
 
+// Close ends the frame and appends the size frame (see sizeFrame).
 func (w *writer) Close() error {
 	if w.e == nil {
 		return nil
 	}
 	err := w.e.Close()
+	if err == nil {
+		_, err = w.dst.Write(sizeFrame(w.n))
+	}
 	w.e.Reset(nil)
 	w.c.encs.Put(w.e)
 	w.e = nil
@@ -301,8 +330,12 @@ func (c *Codec) presize(r io.Reader, stored int64) int64 {
 	if h.Decode(head[:n]) != nil {
 		return guess
 	}
-	if h.HasFCS && h.FrameContentSize <= uint64(min(c.max, 64*stored+1<<20)) {
+	believed := min(c.max, 64*stored+1<<20)
+	if h.HasFCS && h.FrameContentSize <= uint64(believed) {
 		return int64(h.FrameContentSize)
+	}
+	if n, ok := readSizeFrame(ra, stored); ok && !h.HasFCS && n <= believed {
+		return n
 	}
 	if rs, ok := r.(io.ReadSeeker); ok && stored >= countPassFrom {
 		return c.countedSize(rs, guess)
@@ -311,6 +344,53 @@ func (c *Codec) presize(r io.Reader, stored int64) int64 {
 		return min(int64(min(h.FrameContentSize, uint64(c.max))), 64*stored+1<<20)
 	}
 	return guess
+}
+
+// sizeFrameLen is the length of a size frame: a skippable frame's magic
+// number and length, then sizeTag and the size.
+const sizeFrameLen = 4 + 4 + len(sizeTag) + 8
+
+// sizeTag starts a size frame's payload, telling it from any other
+// skippable frame.
+const sizeTag = "formation-size/1"
+
+// sizeFrame is the zstd skippable frame (RFC 8878, 3.1.2: magic number
+// 0x184D2A5E, payload length, payload) that a stream writer appends after
+// its frame, naming the canonical size the frame decompresses to. A
+// streamed frame cannot declare its size in its header, which is written
+// before the size is known, so a whole read (presize) would otherwise
+// decode the object once only to count it. Every zstd decoder skips the
+// frame, so readers that do not know it, older binaries included, read the
+// object as before. The size is a hint for one allocation and nothing
+// more: what a read keeps is still only what decompresses and re-hashes.
+func sizeFrame(n int64) []byte {
+	b := make([]byte, 0, sizeFrameLen)
+	b = binary.LittleEndian.AppendUint32(b, 0x184D2A5E)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sizeTag)+8))
+	b = append(b, sizeTag...)
+	return binary.LittleEndian.AppendUint64(b, uint64(n))
+}
+
+// readSizeFrame reads the size frame that ends stored bytes of the given
+// length, if they end with one; anything else (an object stored before
+// size frames existed, damaged bytes, a size past int64) is no size.
+func readSizeFrame(ra io.ReaderAt, stored int64) (int64, bool) {
+	if stored < int64(sizeFrameLen) {
+		return 0, false
+	}
+	tail := make([]byte, sizeFrameLen)
+	if n, _ := ra.ReadAt(tail, stored-int64(sizeFrameLen)); n != sizeFrameLen {
+		return 0, false
+	}
+	want := sizeFrame(0)
+	if !bytes.Equal(tail[:sizeFrameLen-8], want[:sizeFrameLen-8]) {
+		return 0, false
+	}
+	n := binary.LittleEndian.Uint64(tail[sizeFrameLen-8:])
+	if n > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(n), true
 }
 
 // countPassFrom is the stored size from which a streamed object is decoded

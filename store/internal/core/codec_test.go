@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -119,6 +120,49 @@ func TestCodecSizesStreamedObjects(t *testing.T) {
 	for name, b := range map[string][]byte{"damaged": damaged, "cut": cut} {
 		if _, err := c.ReadVerified("get", DigestOf(data), bytes.NewReader(b), int64(len(b))); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v, want ErrCorrupt", name, err)
+		}
+	}
+}
+
+// An object written whole is compressed at the default level below
+// fastestFrom, from there at the fastest level with every block's literals
+// entropy-coded: one-shot up to the window, then by a stream encoder. Each
+// frame declares the object's size and reads back as the object.
+func TestCodecEncodesLargeObjectsFastest(t *testing.T) {
+	c := NewCodec(Format2, 0)
+	var data []byte
+	for i := 0; len(data) < window+1<<20; i++ {
+		data = fmt.Appendf(data, `{"head":"term%d","relation":"is","tail":"thing%d"},`, i, i*7)
+	}
+	// Hex digests with hardly a repeat: without entropy-coded literals the
+	// fastest level stores them raw.
+	var hexes []byte
+	for i := 0; len(hexes) < fastestFrom+1<<10; i++ {
+		hexes = fmt.Appendf(hexes, `"%064x",`, sha256.Sum256(fmt.Append(nil, i)))
+	}
+	def := newEncoder(1, true, zstd.SpeedDefault)
+	fast := newEncoder(1, true, zstd.SpeedFastest)
+	for _, obj := range [][]byte{data[:fastestFrom-1], data[:fastestFrom], data[:window], hexes} {
+		want := fast.EncodeAll(obj, nil)
+		if len(obj) < fastestFrom {
+			want = def.EncodeAll(obj, nil)
+		}
+		if stored := c.Encode(obj); !bytes.Equal(stored, want) {
+			t.Errorf("%d bytes: stored as %d bytes, not as the expected level's %d", len(obj), len(stored), len(want))
+		}
+	}
+	if stored := c.Encode(hexes); len(stored) > len(hexes)*6/10 {
+		t.Errorf("hex digests: %d bytes stored as %d, the literals not entropy-coded", len(hexes), len(stored))
+	}
+	for _, obj := range [][]byte{data[:fastestFrom-1], data[:fastestFrom], data[:window], data, hexes} {
+		stored := c.Encode(obj)
+		var h zstd.Header
+		if err := h.Decode(stored); err != nil || !h.HasFCS || h.FrameContentSize != uint64(len(obj)) {
+			t.Fatalf("%d bytes: frame header %+v, %v; want the declared size", len(obj), h, err)
+		}
+		got, err := c.ReadVerified("get", DigestOf(obj), bytes.NewReader(stored), int64(len(stored)))
+		if err != nil || !bytes.Equal(got, obj) {
+			t.Fatalf("%d bytes: read %d, %v", len(obj), len(got), err)
 		}
 	}
 }
