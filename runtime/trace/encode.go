@@ -93,15 +93,15 @@ func (w *writer) str(s string) {
 // byte by byte, and a turn's surfaces carry arrows and dashes. The escapes
 // are found eight bytes at a time by the "has a byte below n" word trick,
 // exact for n <= 0x80 whatever the other bytes are, so the bytes of a
-// multi-byte rune never pass for one; UTF-8 is checked from the first word
-// with a high bit on.
+// multi-byte rune never pass for one; UTF-8 is checked only when a byte
+// has its high bit on.
 func copyable(s string) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
 	i := 0
-	first := len(s)
+	var seen uint64 // every byte or'ed: its high bit says whether to check UTF-8
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 		control := (x - 0x20*ones) &^ x
@@ -112,20 +112,16 @@ func copyable(s string) bool {
 		if (control|quote|backslash)&highs != 0 {
 			return false
 		}
-		if first == len(s) && x&highs != 0 {
-			first = i
-		}
+		seen |= x
 	}
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == '"' || c == '\\' {
 			return false
 		}
-		if c >= 0x80 && first > i {
-			first = i
-		}
+		seen |= uint64(c)
 	}
-	return first == len(s) || utf8.ValidString(s[first:])
+	return seen&highs == 0 || utf8.ValidString(s)
 }
 
 // kept is where the encoding of a string sits in the writer's bytes.
