@@ -121,7 +121,7 @@ type Gate struct {
 	lex  *lexicon
 	fold *strings.Replacer
 	// Digits written for letters ("ign0re"); a 1 is read as i, then as l.
-	leet, leetL *strings.Replacer
+	leet, leetL *text.ByteMap
 	extra       *text.WordSet
 	// Every inflection of the directive verbs, mapped to its base form.
 	changeForms, phrasalForms, adoptForms, actForms, speakForms map[string]string
@@ -168,8 +168,8 @@ func (g *Gate) newVerbs() map[string]verbForm {
 func NewGate(extraTargets ...string) *Gate {
 	l := newLexicon()
 	g := &Gate{lex: l, fold: newFolder(),
-		leet:        strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
-		leetL:       strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leet:        text.NewByteMap("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leetL:       text.NewByteMap("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
 		changeForms: withIrregular(verbForms(l.change)), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
 		actForms: verbForms(l.actAs), speakForms: verbForms(l.speakAs)}
 	var extra []string
@@ -351,9 +351,12 @@ func (g *Gate) unleet(tok string) string {
 		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the gate's has one ("term128")
 		return tok
 	}
-	for _, r := range []*strings.Replacer{g.leet, g.leetL} {
-		if w := r.Replace(tok); g.known(w) {
-			return w
+	// Each reading is spelled into buf and becomes a string only when it is
+	// one of the gate's words ("term1234" never is).
+	var buf [32]byte
+	for _, m := range [2]*text.ByteMap{g.leet, g.leetL} {
+		if w := m.Append(buf[:0], tok); g.known(string(w)) {
+			return string(w)
 		}
 	}
 	return tok

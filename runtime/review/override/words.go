@@ -84,9 +84,9 @@ func plainWord(tok string, respelt bool) bool {
 	return true
 }
 
-var leet = []*strings.Replacer{
-	strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
-	strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
+var leet = []*text.ByteMap{
+	text.NewByteMap("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
+	text.NewByteMap("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
 }
 
 // unleet reads a token that mixes letters and digits as the word it spells
@@ -96,12 +96,15 @@ func unleet(tok string) string {
 		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the signal's has one
 		return tok
 	}
-	for _, r := range leet {
-		switch x := r.Replace(tok); {
-		case vocabulary.Has(x) || slang[x] != nil:
-			return x
-		case misspelt[x] != "":
-			return misspelt[x]
+	// Each reading is spelled into buf and becomes a string only when it is
+	// one of the signal's words ("term1234" never is).
+	var buf [32]byte
+	for _, m := range leet {
+		switch x := m.Append(buf[:0], tok); {
+		case vocabulary.Has(string(x)) || slang[string(x)] != nil:
+			return string(x)
+		case misspelt[string(x)] != "":
+			return misspelt[string(x)]
 		}
 	}
 	return tok
