@@ -77,6 +77,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"formation/canon"
 	"formation/runtime/review/override"
@@ -329,11 +330,24 @@ func opensSentence(s string, end int) bool {
 func capitals(s string, n int) []bool {
 	caps := make([]bool, 0, n)
 	prevWord, prev := false, rune(0)
-	for _, r := range s {
-		word := r == '_' || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
+	for i := 0; i < len(s); {
+		// An ASCII byte is classed by its range, without the Unicode tables
+		// (no ASCII character is a mark, and its only numbers are digits);
+		// anything else is decoded as range over s decodes it.
+		r, size := rune(s[i]), 1
+		var word, upper bool
+		if r < utf8.RuneSelf {
+			upper = 'A' <= r && r <= 'Z'
+			word = r == '_' || upper || 'a' <= r && r <= 'z' || '0' <= r && r <= '9'
+		} else {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			word = unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
+			upper = unicode.IsUpper(r)
+		}
+		i += size
 		inWord := prevWord || (prev == '\'' || prev == '’') && len(caps) > 0
 		if word && !inWord {
-			caps = append(caps, unicode.IsUpper(r))
+			caps = append(caps, upper)
 		}
 		prevWord, prev = word, r
 	}
