@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"sort"
+	"slices"
 	"strconv"
 
 	"formation/canon"
@@ -286,17 +286,18 @@ func mergeCitations(given []knowledge.Citation, edges []knowledge.Triple) []know
 }
 
 // citedSHAs lists the distinct source digests a response cites, sorted.
+// An answer cites a handful of sources, so they are sorted and their
+// repeats dropped in place rather than through a set.
 func citedSHAs(cs []knowledge.Citation) []string {
-	set := map[string]bool{}
-	var out []string
-	for _, c := range cs {
-		if !set[c.SourceSHA] {
-			set[c.SourceSHA] = true
-			out = append(out, c.SourceSHA)
-		}
+	if len(cs) == 0 {
+		return nil
 	}
-	sort.Strings(out)
-	return out
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.SourceSHA
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // claimID names the claim a turn asserted: the first 16 hex digits of the

@@ -60,6 +60,10 @@ type turnState struct {
 	capture *capture
 	rested  []string
 
+	// cited are the source digests the answer cites, sorted and unique:
+	// the safety check's evidence and the event's list.
+	cited []string
+
 	// hashBefore and hashAfter are the identity manifold's hash at the start
 	// and at the end of the turn.
 	hashBefore, hashAfter string

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"math/rand/v2"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -91,6 +93,31 @@ func TestWalkSurfacesAreJoined(t *testing.T) {
 		}
 		if got, want := joinEdges(edges), joinedEdges(edges); got != want {
 			t.Fatalf("walk %d: edges\n%q\nwant\n%q", i, got, want)
+		}
+	}
+}
+
+// citedSHAs is the sorted set of the cited digests, nil for none, as the
+// set it was first built with gave it.
+func TestCitedSHAsIsTheSortedSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	shas := []string{"b", "a", "c", "", "a\xff", "ab"}
+	for range 20000 {
+		var cs []knowledge.Citation
+		for range r.IntN(6) {
+			cs = append(cs, knowledge.Citation{SourceSHA: shas[r.IntN(len(shas))]})
+		}
+		set := map[string]bool{}
+		var want []string
+		for _, c := range cs {
+			if !set[c.SourceSHA] {
+				set[c.SourceSHA] = true
+				want = append(want, c.SourceSHA)
+			}
+		}
+		sort.Strings(want)
+		if got := citedSHAs(cs); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%v: %q, want %q", cs, got, want)
 		}
 	}
 }
