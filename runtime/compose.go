@@ -321,7 +321,9 @@ func claimID(c knowledge.Claim, turn int) string {
 	}
 	b = append(strconv.AppendInt(append(b, `,"turn":`...), int64(turn), 10), '}')
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
+	var out [16]byte // only the string is allocated, not a slice first
+	hex.Encode(out[:], sum[:8])
+	return string(out[:])
 }
 
 func sha256Sum(s string) [32]byte { return sha256.Sum256([]byte(s)) }

@@ -227,7 +227,9 @@ func reviewHash(utterance string, o Outcome) string {
 		return ""
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	var out [2 * sha256.Size]byte // only the string is allocated, not a slice first
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
 }
 
 // appendReviewed appends the canonical JSON reviewHash hashes.

@@ -92,8 +92,16 @@ func ComputeTraceHash(p Payload) (string, error) {
 			return "", fmt.Errorf("trace: hash payload: %w", err)
 		}
 	}
+	return hexSum(b), nil
+}
+
+// hexSum is the lowercase hex SHA-256 of b, spelled into an array first so
+// that only the string is allocated (hex.EncodeToString allocates twice).
+func hexSum(b []byte) string {
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
 }
 
 // payloadSize is about the length of p's encoding: its strings as they
@@ -123,6 +131,5 @@ func Digest(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return hexSum(b), nil
 }
