@@ -121,3 +121,26 @@ func TestCitedSHAsIsTheSortedSet(t *testing.T) {
 		}
 	}
 }
+
+// containsWords is the padded strings.Contains it replaces, for every
+// non-empty word over random strings of words, spaces and repeats.
+func TestContainsWordsIsPaddedContains(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 3))
+	pieces := []string{"a", "b", "ab", " ", "  ", "aa", "é"}
+	gen := func(n int) string {
+		s := ""
+		for range n {
+			s += pieces[r.IntN(len(pieces))]
+		}
+		return s
+	}
+	for range 50000 {
+		s, w := gen(r.IntN(8)), gen(1+r.IntN(3))
+		if w == "" {
+			continue
+		}
+		if got, want := containsWords(s, w), strings.Contains(" "+s+" ", " "+w+" "); got != want {
+			t.Fatalf("%q in %q: %v, want %v", w, s, got, want)
+		}
+	}
+}
