@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -188,7 +189,7 @@ func (w *writer) cite(c *Cite) {
 // canon.Marshal's error. TestEventEncodingIsCanon and FuzzEventEncoding
 // hold it equal to canon.Marshal.
 func AppendEvent(b []byte, e *TurnEvent) ([]byte, error) {
-	w := writer{b: b}
+	w := writer{b: slices.Grow(b, eventSize(e))}
 	art := w.keyKept(`{"articulation_surface":`, e.ArticulationSurface)
 	w.list(`,"cited_source_shas":`, e.CitedSourceSHAs)
 	w.key(`,"dialogue_role":`, e.DialogueRole)
@@ -234,6 +235,23 @@ func AppendEvent(b []byte, e *TurnEvent) ([]byte, error) {
 		return b, err
 	}
 	return w.b, nil
+}
+
+// eventSize is about the length of e's encoding: its strings as they are,
+// with room for the keys, quotes and commas (an event with every string
+// empty is 549 bytes) and a line's newline; escapes may need more. A long
+// walk's event is so written into one buffer, not one per doubling.
+func eventSize(e *TurnEvent) int {
+	n := 560 + len(e.ArticulationSurface) + len(e.DialogueRole) + len(e.EpistemicStatus) + len(e.GroundingSource) +
+		len(e.IdentityHashAfter) + len(e.IdentityHashBefore) + len(e.IdentityPackID) + len(e.IdentityScore) +
+		len(e.Intent) + len(e.RefusalReason) + len(e.SafetyPackID) + len(e.Surface) + len(e.TeachingEpistemicStatus) +
+		len(e.TeachingProposal) + len(e.TraceHash) + len(e.VersorCondition) + len(e.WalkSurface)
+	for _, l := range [...][]string{e.CitedSourceSHAs, e.IdentityDeviation, e.InputTokens, e.SafetyViolated} {
+		for _, s := range l {
+			n += len(s) + 3
+		}
+	}
+	return n
 }
 
 func (w *writer) bool(prefix string, v bool) {

@@ -105,9 +105,10 @@ func hexSum(b []byte) string {
 }
 
 // payloadSize is about the length of p's encoding: its strings as they
-// are, with room for the keys, quotes and commas; escapes may need more.
+// are, with room for the keys, quotes and commas (a payload with every
+// string empty is 271 bytes); escapes may need more.
 func payloadSize(p *Payload) int {
-	n := 400 + len(p.ArticulationSurface) + len(p.ClaimID) + len(p.DialogueRole) + len(p.EpistemicStatus) +
+	n := 280 + len(p.ArticulationSurface) + len(p.ClaimID) + len(p.DialogueRole) + len(p.EpistemicStatus) +
 		len(p.InputText) + len(p.IntentTag) + len(p.OperatorInvocation) + len(p.RefusalReason) + len(p.ReviewHash) +
 		len(p.Surface) + len(p.TeachingEpistemicStatus) + len(p.VersorCondition) + len(p.WalkSurface)
 	for _, t := range p.FilteredTokens {
