@@ -246,7 +246,18 @@ func (g *Geometry) read(toks []string) []string {
 // is one the check weighs. Each reading is spelled into a buffer and
 // becomes a string only then: "term1234" never is one.
 func (g *Geometry) unleet(w string) string {
-	if !strings.ContainsAny(w, "013457") || strings.IndexFunc(w, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 {
+	// A digit read as a letter and a lower-case letter, both ASCII: one pass
+	// over the bytes, as every token of a turn comes here.
+	digit, letter := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c == '0' || c == '1' || c == '3' || c == '4' || c == '5' || c == '7':
+			digit = true
+		case 'a' <= c && c <= 'z':
+			letter = true
+		}
+	}
+	if !digit || !letter {
 		return w
 	}
 	var buf [32]byte
