@@ -92,8 +92,20 @@ var leet = []*text.ByteMap{
 // unleet reads a token that mixes letters and digits as the word it spells
 // when that word is one of the signal's ("instruct10ns", "a11").
 func unleet(tok string) string {
-	if strings.IndexAny(tok, "013457") < 0 || strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 ||
-		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the signal's has one
+	// A digit no letter is read from keeps the token as it is, and no word
+	// of the signal's has one; the bytes are read once.
+	digit, letter := false, false
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '2' || c == '6' || c == '8' || c == '9':
+			return tok
+		case '0' <= c && c <= '9':
+			digit = true
+		case 'a' <= c && c <= 'z':
+			letter = true
+		}
+	}
+	if !digit || !letter {
 		return tok
 	}
 	// Each reading is spelled into buf and becomes a string only when it is
