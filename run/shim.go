@@ -149,7 +149,7 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 		}
 		var unreached string
 		if mustReach(*hint, counters) {
-			if u, same := rt.ReadsAs(utterance, *hint); !same {
+			if u, same := sess.ReadsAs(utterance, *hint); !same {
 				obs.Accepted = hint.Kind == runtime.HintFalseClaim
 				unreached = u.Describe()
 			}

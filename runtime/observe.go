@@ -186,3 +186,20 @@ func (rt *Runtime) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool)
 	}
 	return rt.grammar.Parse(utterance), true
 }
+
+// ReadsAs is Runtime.ReadsAs; when the session's last turn parsed
+// utterance (a turn reads it with no hint, as a user's input is read), it
+// takes that turn's reading instead of reading it again.
+func (s *Session) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool) {
+	if s.parsed.done && s.parsed.input == utterance {
+		if u, ok := parse.Reading(s.parsed.u); ok {
+			switch h.Kind {
+			case HintSeedConcept:
+				return u, parse.IsDefinition(u, h.Head)
+			case HintIntroduceRelation, HintFalseClaim:
+				return u, parse.IsStatement(u, h.Head, h.Relation, h.Tail)
+			}
+		}
+	}
+	return s.rt.ReadsAs(utterance, h)
+}
