@@ -201,7 +201,7 @@ func (r Runner) encode(obs Observation, err error) outcome {
 	out := outcome{obs: obs, err: err}
 	if err == nil && r.Event != nil {
 		if ev, ok := obs.Event.(trace.TurnEvent); ok {
-			out.event, out.encodeErr = trace.AppendEvent(make([]byte, 0, 1024), &ev)
+			out.event, out.encodeErr = trace.AppendEvent(nil, &ev) // sized for the event
 		} else {
 			out.event, out.encodeErr = canon.Marshal(obs.Event)
 		}

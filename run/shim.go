@@ -129,23 +129,27 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 		}
 		sess := rt.NewSession()
 		resp, err := sess.Turn(ctx, utterance, hint)
-		var ce *field.ClosureError
-		if errors.As(err, &ce) {
-			// The runtime refused to commit the state: a halt at this
-			// step, worded like a measured violation.
-			return Observation{}, &HaltError{Reason: haltReason(ce.Condition)}
-		}
 		if err != nil {
+			// Only here: errors.As takes its target's address, which would
+			// move it to the heap on every step.
+			var ce *field.ClosureError
+			if errors.As(err, &ce) {
+				// The runtime refused to commit the state: a halt at this
+				// step, worded like a measured violation.
+				return Observation{}, &HaltError{Reason: haltReason(ce.Condition)}
+			}
 			return Observation{}, err
 		}
 		obs := sess.Observe(*hint, resp)
-		var event any = map[string]any{"step_type": step.StepType}
+		var event any
 		if ev, ok := mem.take(); ok {
 			event = ev
+		} else {
+			event = map[string]any{"step_type": step.StepType}
 		}
 		var unreached string
 		if mustReach(*hint, counters) {
-			if u, same := rt.ReadsAs(utterance, *hint); !same {
+			if u, same := sess.ReadsAs(utterance, *hint); !same {
 				obs.Accepted = hint.Kind == runtime.HintFalseClaim
 				unreached = u.Describe()
 			}

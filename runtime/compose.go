@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"sort"
+	"slices"
 	"strconv"
 
 	"formation/canon"
@@ -286,17 +286,18 @@ func mergeCitations(given []knowledge.Citation, edges []knowledge.Triple) []know
 }
 
 // citedSHAs lists the distinct source digests a response cites, sorted.
+// An answer cites a handful of sources, so they are sorted and their
+// repeats dropped in place rather than through a set.
 func citedSHAs(cs []knowledge.Citation) []string {
-	set := map[string]bool{}
-	var out []string
-	for _, c := range cs {
-		if !set[c.SourceSHA] {
-			set[c.SourceSHA] = true
-			out = append(out, c.SourceSHA)
-		}
+	if len(cs) == 0 {
+		return nil
 	}
-	sort.Strings(out)
-	return out
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.SourceSHA
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // claimID names the claim a turn asserted: the first 16 hex digits of the
@@ -320,7 +321,9 @@ func claimID(c knowledge.Claim, turn int) string {
 	}
 	b = append(strconv.AppendInt(append(b, `,"turn":`...), int64(turn), 10), '}')
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
+	var out [16]byte // only the string is allocated, not a slice first
+	hex.Encode(out[:], sum[:8])
+	return string(out[:])
 }
 
 func sha256Sum(s string) [32]byte { return sha256.Sum256([]byte(s)) }

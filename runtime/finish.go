@@ -63,12 +63,13 @@ func (s *Session) identity(ts *turnState) {
 // the turn, so a change at any time since loading is caught.
 func (s *Session) safety(ts *turnState, cond float64) {
 	r := &ts.resp
+	ts.cited = citedSHAs(r.Citations) // the event lists them too; nothing cites more after this
 	ev := packs.SafetyContext{
 		HasFieldState:       true,
 		VersorCondition:     cond,
 		HasAllowlist:        true,
 		AllowedSourceSHAs:   s.allowedSources(),
-		CitedSourceSHAs:     citedSHAs(r.Citations),
+		CitedSourceSHAs:     ts.cited,
 		HasRefusalEvidence:  true,
 		LastRefusalWasTyped: !r.Refused() || r.RefusalReason.Valid(),
 		IdentityHashBefore:  s.rt.manifoldHash,
@@ -128,7 +129,7 @@ func (s *Session) emit(ctx context.Context, ts *turnState) error {
 	if s.rt.cfg.Sink == nil {
 		return nil
 	}
-	r := ts.resp
+	r := &ts.resp
 	e := trace.TurnEvent{
 		Turn: r.Turn, InputTokens: ts.utt.Tokens,
 		Surface: r.Surface, WalkSurface: r.WalkSurface, ArticulationSurface: r.ArticulationSurface,
@@ -136,7 +137,7 @@ func (s *Session) emit(ctx context.Context, ts *turnState) error {
 		VaultHits: r.VaultHits, VersorCondition: r.VersorCondition, Flagged: r.Flagged,
 		IdentityScore: r.IdentityScore, IdentityDeviation: r.Identity.DeviationAxes,
 		EpistemicStatus: string(r.EpistemicStatus), RefusalReason: string(r.RefusalReason), RefusalEmitted: r.Refused(),
-		CitedSourceSHAs: citedSHAs(r.Citations), SafetyPackID: s.rt.cfg.Safety.PackID,
+		CitedSourceSHAs: ts.cited, SafetyPackID: s.rt.cfg.Safety.PackID,
 		IdentityPackID: s.rt.cfg.Manifold.IdentityPackID(), SafetyUpheld: r.SafetyVerdict.Upheld,
 		SafetyViolated: r.SafetyVerdict.Violated, SafetyCheckableCount: r.SafetyVerdict.RuntimeCheckableCount,
 		IdentityHashBefore: ts.hashBefore, IdentityHashAfter: ts.hashAfter,

@@ -119,7 +119,26 @@ func (s *Session) ReplayObservation(prior []string) (Observation, error) {
 // namesTerm reports whether the words of term occur, as whole words, in the
 // surface.
 func namesTerm(surface, term string) bool {
-	return term != "" && strings.Contains(" "+text.Term(surface)+" ", " "+term+" ")
+	return term != "" && containsWords(text.Term(surface), term)
+}
+
+// containsWords reports whether s contains w between spaces or the ends of
+// s: strings.Contains(" "+s+" ", " "+w+" ") for a non-empty w, without
+// building either string.
+func containsWords(s, w string) bool {
+	for from := 0; from+len(w) <= len(s); {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || s[i-1] == ' ') && (end == len(s) || s[end] == ' ') {
+			return true
+		}
+		from = i + 1
+	}
+	return false
 }
 
 // citesConcept reports whether the response cites a source of the concept.
@@ -166,4 +185,21 @@ func (rt *Runtime) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool)
 		return rt.grammar.ReadsStatement(utterance, h.Head, h.Relation, h.Tail)
 	}
 	return rt.grammar.Parse(utterance), true
+}
+
+// ReadsAs is Runtime.ReadsAs; when the session's last turn parsed
+// utterance (a turn reads it with no hint, as a user's input is read), it
+// takes that turn's reading instead of reading it again.
+func (s *Session) ReadsAs(utterance string, h StepHint) (parse.Utterance, bool) {
+	if s.parsed.done && s.parsed.input == utterance {
+		if u, ok := parse.Reading(s.parsed.u); ok {
+			switch h.Kind {
+			case HintSeedConcept:
+				return u, parse.IsDefinition(u, h.Head)
+			case HintIntroduceRelation, HintFalseClaim:
+				return u, parse.IsStatement(u, h.Head, h.Relation, h.Tail)
+			}
+		}
+	}
+	return s.rt.ReadsAs(utterance, h)
 }

@@ -28,6 +28,13 @@ type Session struct {
 	overlay *knowledge.Overlay
 	turn    int
 	teach   *teacher // nil unless the session records teaching proposals
+
+	// parsed is the last turn's input and its Parse, for ReadsAs.
+	parsed struct {
+		input string
+		u     parse.Utterance
+		done  bool
+	}
 }
 
 // NewSession starts a conversation over the runtime's knowledge.
@@ -59,6 +66,10 @@ type turnState struct {
 	// proposals its answer rests on (teaching sessions only).
 	capture *capture
 	rested  []string
+
+	// cited are the source digests the answer cites, sorted and unique:
+	// the safety check's evidence and the event's list.
+	cited []string
 
 	// hashBefore and hashAfter are the identity manifold's hash at the start
 	// and at the end of the turn.
@@ -122,6 +133,7 @@ func (s *Session) run(ts *turnState, hint *StepHint) error {
 		return nil
 	}
 	ts.utt = s.rt.grammar.Parse(ts.input)
+	s.parsed.input, s.parsed.u, s.parsed.done = ts.input, ts.utt, true
 	ts.resp.Intent = string(ts.utt.Intent)
 	if len(ts.utt.Tokens) == 0 {
 		s.refuse(ts, refusal.EmptyInput, surfaceEmpty)

@@ -158,45 +158,77 @@ func countersOnlySurface(term string, counters []knowledge.Triple) string {
 
 // walkSurfaceText is the answer of a transitive walk: the tails in walk
 // order, and for every tail reached beyond the first hop, the path to it.
+// A long walk lists hundreds of tails and paths, so the text is written
+// into one builder rather than joined from a string per tail and a slice
+// per path (TestWalkSurfacesAreJoined holds it to the joined form).
 func walkSurfaceText(head, rel string, res walkResult) string {
-	var vias []string
+	var b strings.Builder
+	b.Grow(len(head) + len(rel) + 16 + 24*len(res.tails))
+	b.WriteString(capitalize(head))
+	b.WriteByte(' ')
+	b.WriteString(text.Spaced(rel))
+	b.WriteByte(' ')
+	for i, t := range res.tails {
+		switch {
+		case i == 0:
+		case i == len(res.tails)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(t)
+	}
+	var path []string // the nodes between head and a tail, the last first
+	open := false
 	for _, t := range res.tails {
-		if from := res.via[t]; from != head {
-			vias = append(vias, t+" via "+strings.Join(pathTo(head, t, res.via), " → "))
+		from := res.via[t]
+		if from == head {
+			continue
+		}
+		if open {
+			b.WriteString("; ")
+		} else {
+			b.WriteString(" (")
+			open = true
+		}
+		b.WriteString(t)
+		b.WriteString(" via ")
+		path = path[:0]
+		for n := from; n != head && n != ""; n = res.via[n] {
+			path = append(path, n)
+		}
+		for j := len(path) - 1; j >= 0; j-- {
+			b.WriteString(path[j])
+			if j > 0 {
+				b.WriteString(" → ")
+			}
 		}
 	}
-	s := capitalize(head) + " " + text.Spaced(rel) + " " + listJoin(res.tails)
-	if len(vias) > 0 {
-		s += " (" + strings.Join(vias, "; ") + ")"
+	if open {
+		b.WriteByte(')')
 	}
-	return s + "."
+	b.WriteByte('.')
+	return b.String()
 }
 
-// pathTo lists the intermediate nodes from head to t.
-func pathTo(head, t string, via map[string]string) []string {
-	var mid []string
-	for n := via[t]; n != head && n != ""; n = via[n] {
-		mid = append([]string{n}, mid...)
-	}
-	return mid
-}
-
-func listJoin(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
+// joinEdges writes each edge as a sentence, "; " between them.
 func joinEdges(edges []knowledge.Triple) string {
-	parts := make([]string, len(edges))
+	var b strings.Builder
+	rel, spaced := "", "" // a walk's edges share their relation: spaced once
 	for i, e := range edges {
-		parts[i] = sentence(e.Key())
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if i == 0 || e.Relation != rel {
+			rel, spaced = e.Relation, text.Spaced(e.Relation)
+		}
+		b.WriteString(e.Head)
+		b.WriteByte(' ')
+		b.WriteString(spaced)
+		b.WriteByte(' ')
+		b.WriteString(e.Tail)
 	}
-	return strings.Join(parts, "; ")
+	return b.String()
 }
 
 func sentence(k knowledge.Key) string { return k.Head + " " + text.Spaced(k.Relation) + " " + k.Tail }

@@ -53,7 +53,7 @@ type lexicon struct {
 	// praise: what "you are" says in a pleasantry ("you are right").
 	praise *text.WordSet
 	// leet reads digits written for letters ("y0ur").
-	leet, leetL *strings.Replacer
+	leet, leetL *text.ByteMap
 	// stop: words that never count as the manifold's, whatever its text
 	// says.
 	stop *text.WordSet
@@ -116,8 +116,8 @@ func newLexicon() *lexicon {
 		pushBase:      set(append(change, install...)...),
 		particle:      particle,
 		particleForms: particleForms,
-		leet:          strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
-		leetL:         strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leet:          text.NewByteMap("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leetL:         text.NewByteMap("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
 		adopt: set("respond", "answer", "reply", "speak", "talk", "pretend", "pretending", "pretends", "become", "becomes", "roleplay", "role", "impersonate",
 			"impersonating", "jailbreak", "jailbroken", "embody", "act", "behave", "persona", "roleplaying"),
 		agents: set("persona", "character", "pirate", "twin", "clone", "doppelganger", "alter", "ego", "version", "hacker", "villain", "criminal", "accomplice", "gpt", "human",

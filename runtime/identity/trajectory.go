@@ -233,19 +233,41 @@ func (g *Geometry) read(toks []string) []string {
 		if base, ok := strings.CutSuffix(w, "'s"); ok && base != "" && !isContraction(base) {
 			w = base // "the runtime's operator"; "it's" is "it is", which the shared signal spells out
 		}
-		if strings.ContainsAny(w, "013457") && strings.IndexFunc(w, func(r rune) bool { return 'a' <= r && r <= 'z' }) >= 0 {
-			if r := g.lex.leet.Replace(w); g.known(r) {
-				w = r
-			} else if r := g.lex.leetL.Replace(w); g.known(r) {
-				w = r
-			}
-		}
+		w = g.unleet(w)
 		if w == "to" && i+2 < len(toks) && (toks[i+1] == "one" || toks[i+1] == "the") && toks[i+2] == "side" {
 			w, i = "aside", i+2 // "set it to one side"
 		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// unleet reads digits written for letters in w, when the word they spell
+// is one the check weighs. Each reading is spelled into a buffer and
+// becomes a string only then: "term1234" never is one.
+func (g *Geometry) unleet(w string) string {
+	// A digit read as a letter and a lower-case letter, both ASCII: one pass
+	// over the bytes, as every token of a turn comes here.
+	digit, letter := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c == '0' || c == '1' || c == '3' || c == '4' || c == '5' || c == '7':
+			digit = true
+		case 'a' <= c && c <= 'z':
+			letter = true
+		}
+	}
+	if !digit || !letter {
+		return w
+	}
+	var buf [32]byte
+	if r := g.lex.leet.Append(buf[:0], w); g.known(string(r)) {
+		return string(r)
+	}
+	if r := g.lex.leetL.Append(buf[:0], w); g.known(string(r)) {
+		return string(r)
+	}
+	return w
 }
 
 // isContraction reports a word whose "'s" is "is": "it's", "that's".

@@ -66,7 +66,17 @@ type Overlay struct {
 
 // NewOverlay starts an empty session layer over k.
 func NewOverlay(k *Knowledge) *Overlay {
-	return &Overlay{base: k, triples: map[Key]epistemic.Status{}, counters: map[Key]epistemic.Status{}, byClaim: map[Claim]int{}}
+	// The maps are made at their first write: a run-stage session takes one
+	// turn and mostly writes none of them.
+	return &Overlay{base: k}
+}
+
+// contest marks k Contested in m, making m if it is not yet.
+func contest(m *map[Key]epistemic.Status, k Key) {
+	if *m == nil {
+		*m = map[Key]epistemic.Status{}
+	}
+	(*m)[k] = epistemic.Contested
 }
 
 // Knowledge is the shared index under the overlay.
@@ -108,7 +118,7 @@ func (o *Overlay) Assess(c Claim, turn int) Assessment {
 
 func (o *Overlay) assessPositive(c Claim) Assessment {
 	if counter, ok := o.base.Counter(c.Key); ok {
-		o.counters[c.Key] = epistemic.Contested
+		contest(&o.counters, c.Key)
 		o.opposed(c) // an earlier denial sided with the counter-claim
 		return o.contradiction(c, counter)
 	}
@@ -118,7 +128,7 @@ func (o *Overlay) assessPositive(c Claim) Assessment {
 			return Assessment{Verdict: Contradicted, Record: t, HasRecord: true}
 		}
 		if o.opposed(c) {
-			o.triples[c.Key] = epistemic.Contested
+			contest(&o.triples, c.Key)
 			return o.contradiction(c, t.WithStatus(epistemic.Contested))
 		}
 		return Assessment{Verdict: Held, Record: t, HasRecord: true}
@@ -131,14 +141,14 @@ func (o *Overlay) assessPositive(c Claim) Assessment {
 
 func (o *Overlay) assessNegated(c Claim) Assessment {
 	if t, ok := o.base.Triple(c.Key); ok {
-		o.triples[c.Key] = epistemic.Contested
+		contest(&o.triples, c.Key)
 		o.opposed(c) // an earlier assertion sided with the held triple
 		return o.contradiction(c, t.WithStatus(epistemic.Contested))
 	}
 	if counter, ok := o.base.Counter(c.Key); ok {
 		counter.Status = o.counterStatus(counter)
 		if o.opposed(c) {
-			o.counters[c.Key] = epistemic.Contested
+			contest(&o.counters, c.Key)
 			return o.contradiction(c, counter.WithStatus(epistemic.Contested))
 		}
 		return Assessment{Verdict: Held, Record: counter, HasRecord: true}
@@ -191,6 +201,9 @@ func (o *Overlay) record(c Claim, turn int, s epistemic.Status) {
 	if i, ok := o.byClaim[c]; ok {
 		o.assertions[i].Status = s
 		return
+	}
+	if o.byClaim == nil {
+		o.byClaim = map[Claim]int{}
 	}
 	o.byClaim[c] = len(o.assertions)
 	o.assertions = append(o.assertions, Assertion{Claim: c, Turn: turn, Status: s})

@@ -17,8 +17,24 @@ import (
 // tokens (a check needs no embedding).
 func (g *Grammar) ReadsStatement(input, head, relation, tail string) (Utterance, bool) {
 	u := g.read(input)
-	return u, u.Intent == Statement && !u.Negated && u.Relation == text.Relation(relation) &&
+	return u, IsStatement(u, head, relation, tail)
+}
+
+// IsStatement is ReadsStatement's test of a reading u.
+func IsStatement(u Utterance, head, relation, tail string) bool {
+	return u.Intent == Statement && !u.Negated && u.Relation == text.Relation(relation) &&
 		sameKey(u.Subject, head) && sameKey(u.Object, tail)
+}
+
+// Reading is what ReadsStatement and ReadsDefinition read input as, taken
+// from p, input's Parse, when Parse read it (it found tokens): Parse is
+// that reading with the tokens. ok is false when Parse did not read it.
+func Reading(p Utterance) (u Utterance, ok bool) {
+	if len(p.Tokens) == 0 {
+		return Utterance{}, false
+	}
+	p.Tokens = nil
+	return p, true
 }
 
 // ReadsDefinition reports whether input, read as a user's sentence, asks for
@@ -26,7 +42,12 @@ func (g *Grammar) ReadsStatement(input, head, relation, tail string) (Utterance,
 // reading.
 func (g *Grammar) ReadsDefinition(input, term string) (Utterance, bool) {
 	u := g.read(input)
-	return u, u.Intent == Definition && sameKey(u.Subject, term)
+	return u, IsDefinition(u, term)
+}
+
+// IsDefinition is ReadsDefinition's test of a reading u.
+func IsDefinition(u Utterance, term string) bool {
+	return u.Intent == Definition && sameKey(u.Subject, term)
 }
 
 // sameKey reports whether two terms are filed under one knowledge key.

@@ -77,6 +77,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"formation/canon"
 	"formation/runtime/review/override"
@@ -121,7 +122,7 @@ type Gate struct {
 	lex  *lexicon
 	fold *strings.Replacer
 	// Digits written for letters ("ign0re"); a 1 is read as i, then as l.
-	leet, leetL *strings.Replacer
+	leet, leetL *text.ByteMap
 	extra       *text.WordSet
 	// Every inflection of the directive verbs, mapped to its base form.
 	changeForms, phrasalForms, adoptForms, actForms, speakForms map[string]string
@@ -168,8 +169,8 @@ func (g *Gate) newVerbs() map[string]verbForm {
 func NewGate(extraTargets ...string) *Gate {
 	l := newLexicon()
 	g := &Gate{lex: l, fold: newFolder(),
-		leet:        strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
-		leetL:       strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leet:        text.NewByteMap("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t"),
+		leetL:       text.NewByteMap("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t"),
 		changeForms: withIrregular(verbForms(l.change)), phrasalForms: verbForms(keys(l.phrasal)), adoptForms: verbForms(l.adopt),
 		actForms: verbForms(l.actAs), speakForms: verbForms(l.speakAs)}
 	var extra []string
@@ -226,7 +227,9 @@ func reviewHash(utterance string, o Outcome) string {
 		return ""
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	var out [2 * sha256.Size]byte // only the string is allocated, not a slice first
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
 }
 
 // appendReviewed appends the canonical JSON reviewHash hashes.
@@ -329,11 +332,24 @@ func opensSentence(s string, end int) bool {
 func capitals(s string, n int) []bool {
 	caps := make([]bool, 0, n)
 	prevWord, prev := false, rune(0)
-	for _, r := range s {
-		word := r == '_' || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
+	for i := 0; i < len(s); {
+		// An ASCII byte is classed by its range, without the Unicode tables
+		// (no ASCII character is a mark, and its only numbers are digits);
+		// anything else is decoded as range over s decodes it.
+		r, size := rune(s[i]), 1
+		var word, upper bool
+		if r < utf8.RuneSelf {
+			upper = 'A' <= r && r <= 'Z'
+			word = r == '_' || upper || 'a' <= r && r <= 'z' || '0' <= r && r <= '9'
+		} else {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			word = unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.N, r)
+			upper = unicode.IsUpper(r)
+		}
+		i += size
 		inWord := prevWord || (prev == '\'' || prev == '’') && len(caps) > 0
 		if word && !inWord {
-			caps = append(caps, unicode.IsUpper(r))
+			caps = append(caps, upper)
 		}
 		prevWord, prev = word, r
 	}
@@ -346,17 +362,38 @@ func capitals(s string, n int) []bool {
 // unleet reads a token that mixes letters and digits as the word it spells
 // when that word is one of the gate's ("y0ur rul3s" → "your rules").
 func (g *Gate) unleet(tok string) string {
-	if strings.IndexFunc(tok, func(r rune) bool { return '0' <= r && r <= '9' }) < 0 ||
-		strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 ||
-		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the gate's has one ("term128")
+	// A digit no letter is read from keeps the token as it is, and no word
+	// of the gate's has one ("term128"); the bytes are read once, as every
+	// token of a turn comes here.
+	if !leetable(tok) {
 		return tok
 	}
-	for _, r := range []*strings.Replacer{g.leet, g.leetL} {
-		if w := r.Replace(tok); g.known(w) {
-			return w
+	// Each reading is spelled into buf and becomes a string only when it is
+	// one of the gate's words ("term1234" never is).
+	var buf [32]byte
+	for _, m := range [2]*text.ByteMap{g.leet, g.leetL} {
+		if w := m.Append(buf[:0], tok); g.known(string(w)) {
+			return string(w)
 		}
 	}
 	return tok
+}
+
+// leetable reports a token with an ASCII digit and a lower-case ASCII
+// letter, none of its digits a 2, 6, 8 or 9.
+func leetable(tok string) bool {
+	digit, letter := false, false
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '2' || c == '6' || c == '8' || c == '9':
+			return false
+		case '0' <= c && c <= '9':
+			digit = true
+		case 'a' <= c && c <= 'z':
+			letter = true
+		}
+	}
+	return digit && letter
 }
 
 // known reports one of the gate's words, in any inflection of its verbs.

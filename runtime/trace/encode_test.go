@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"formation/canon"
@@ -132,4 +133,49 @@ func FuzzEventEncoding(f *testing.F) {
 			t.Fatalf("direct %q (%v), canon %q (%v)", got, err, want, wantErr)
 		}
 	})
+}
+
+// stringSamples are strings long enough for copyable's eight-byte words,
+// each with one byte that matters (an escape, a rune of two to four bytes,
+// a byte that is not UTF-8, the highest byte below and above each escape)
+// at every position, so that every lane of a word and the tail are tried.
+func stringSamples() []string {
+	specials := []string{"\"", "\\", "\n", "\x00", "\x1f", "\x7f", " ", "!", "#", "[", "]", "→", "é", "🙂", "\u2028",
+		"\xff", "\x80", "\xe2\x86", "\xc3", "\xf0\x9f\x99"}
+	out := []string{"", "plain", "a plain ascii sentence of some length.", "Light → refraction → lens; a — b"}
+	for _, sp := range specials {
+		for n := 0; n <= 24; n++ {
+			for at := 0; at <= n; at++ {
+				out = append(out, strings.Repeat("a", at)+sp+strings.Repeat("b", n-at))
+			}
+		}
+		out = append(out, strings.Repeat("→x", 20)+sp+strings.Repeat("y→", 9))
+	}
+	return out
+}
+
+// The writer's strings are canon.AppendString's bytes, and fail where it
+// fails, with its error.
+func TestStringEncodingIsCanon(t *testing.T) {
+	for _, s := range stringSamples() {
+		sameString(t, s)
+	}
+}
+
+func sameString(t *testing.T, s string) {
+	t.Helper()
+	want, wantErr := canon.AppendString([]byte("x"), s)
+	w := writer{b: []byte("x")}
+	w.str(s)
+	if (w.err != nil) != (wantErr != nil) || (wantErr != nil && w.err.Error() != wantErr.Error()) ||
+		(wantErr == nil && !bytes.Equal(w.b, want)) {
+		t.Fatalf("%q: writer %q (%v), canon %q (%v)", s, w.b, w.err, want, wantErr)
+	}
+}
+
+func FuzzStringEncoding(f *testing.F) {
+	for _, s := range []string{"", "Light → lens.", "tab\there \"q\" back\\slash", "bad\xffutf8 and more", "\x1f"} {
+		f.Add(s)
+	}
+	f.Fuzz(sameString)
 }

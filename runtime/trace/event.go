@@ -56,7 +56,7 @@ func MarshalLine(e TurnEvent) ([]byte, error) {
 			*l = []string{}
 		}
 	}
-	b, err := AppendEvent(make([]byte, 0, 1024), &e)
+	b, err := AppendEvent(nil, &e) // sized for the event and its newline
 	if err != nil {
 		return nil, fmt.Errorf("trace: encode turn event: %w", err)
 	}

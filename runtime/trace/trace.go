@@ -83,16 +83,44 @@ func ComputeTraceHash(p Payload) (string, error) {
 	if p.Graph == nil {
 		p.Graph = []Edge{}
 	}
-	var buf [1024]byte
-	b, err := appendPayload(buf[:0], &p)
+	// One buffer of about the right size: a walk's answer outgrew a fixed
+	// one several times over.
+	b, err := appendPayload(make([]byte, 0, payloadSize(&p)), &p)
 	if err != nil {
 		// canon.Marshal refuses it too, in its own words.
 		if b, err = canon.Marshal(p); err != nil {
 			return "", fmt.Errorf("trace: hash payload: %w", err)
 		}
 	}
+	return hexSum(b), nil
+}
+
+// hexSum is the lowercase hex SHA-256 of b, spelled into an array first so
+// that only the string is allocated (hex.EncodeToString allocates twice).
+func hexSum(b []byte) string {
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
+}
+
+// payloadSize is about the length of p's encoding: its strings as they
+// are, with room for the keys, quotes and commas (a payload with every
+// string empty is 271 bytes); escapes may need more.
+func payloadSize(p *Payload) int {
+	n := 280 + len(p.ArticulationSurface) + len(p.ClaimID) + len(p.DialogueRole) + len(p.EpistemicStatus) +
+		len(p.InputText) + len(p.IntentTag) + len(p.OperatorInvocation) + len(p.RefusalReason) + len(p.ReviewHash) +
+		len(p.Surface) + len(p.TeachingEpistemicStatus) + len(p.VersorCondition) + len(p.WalkSurface)
+	for _, t := range p.FilteredTokens {
+		n += len(t) + 3
+	}
+	for _, c := range p.Citations {
+		n += len(c.SourceSHA) + len(c.Span) + len(c.TextSHA) + 80
+	}
+	for _, e := range p.Graph {
+		n += len(e.Head) + len(e.Relation) + len(e.Tail) + 40
+	}
+	return n
 }
 
 // Digest is the lowercase hex SHA-256 of canon.Marshal(v) — the same value
@@ -104,6 +132,5 @@ func Digest(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return hexSum(b), nil
 }

@@ -84,24 +84,39 @@ func plainWord(tok string, respelt bool) bool {
 	return true
 }
 
-var leet = []*strings.Replacer{
-	strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
-	strings.NewReplacer("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
+var leet = []*text.ByteMap{
+	text.NewByteMap("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
+	text.NewByteMap("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
 }
 
 // unleet reads a token that mixes letters and digits as the word it spells
 // when that word is one of the signal's ("instruct10ns", "a11").
 func unleet(tok string) string {
-	if strings.IndexAny(tok, "013457") < 0 || strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 ||
-		strings.ContainsAny(tok, "2689") { // a digit no letter is read from stays, and no word of the signal's has one
+	// A digit no letter is read from keeps the token as it is, and no word
+	// of the signal's has one; the bytes are read once.
+	digit, letter := false, false
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '2' || c == '6' || c == '8' || c == '9':
+			return tok
+		case '0' <= c && c <= '9':
+			digit = true
+		case 'a' <= c && c <= 'z':
+			letter = true
+		}
+	}
+	if !digit || !letter {
 		return tok
 	}
-	for _, r := range leet {
-		switch x := r.Replace(tok); {
-		case vocabulary.Has(x) || slang[x] != nil:
-			return x
-		case misspelt[x] != "":
-			return misspelt[x]
+	// Each reading is spelled into buf and becomes a string only when it is
+	// one of the signal's words ("term1234" never is).
+	var buf [32]byte
+	for _, m := range leet {
+		switch x := m.Append(buf[:0], tok); {
+		case vocabulary.Has(string(x)) || slang[string(x)] != nil:
+			return string(x)
+		case misspelt[string(x)] != "":
+			return misspelt[string(x)]
 		}
 	}
 	return tok
