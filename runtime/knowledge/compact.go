@@ -143,7 +143,7 @@ func (k *Knowledge) packDefinitions() {
 	}
 	block := make([]Concept, 0, n)
 	packed := make(map[string][]Concept, len(k.definitions))
-	terms := make(map[string]struct{}, len(k.definitions))
+	terms := make(map[string]struct{}, termsHint(len(k.definitions), len(k.triples), len(k.counters)))
 	for _, defs := range k.definitions {
 		start := len(block)
 		block = append(block, defs...)
