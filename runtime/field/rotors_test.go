@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"formation/internal/testutil"
@@ -99,5 +100,40 @@ func TestPackedRotorIsExact(t *testing.T) {
 	}
 	if _, ok := pack(&m); ok {
 		t.Fatalf("%d coefficients packed into %d", packedTerms+1, packedTerms)
+	}
+}
+
+// TestRotorsShared has four goroutines share one memo whose first tier is
+// tiny, so they fill and read the packed tier at once (run it with -race):
+// every prompt must still be the products.
+func TestRotorsShared(t *testing.T) {
+	memo := NewRotors(8, 1<<12)
+	prompts := make([][]string, 200)
+	for i := range prompts {
+		prompts[i] = []string{"what", fmt.Sprintf("term%d", i), "causes", fmt.Sprintf("term%d", i+1)}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for k := range prompts {
+				toks := prompts[(k+g*50)%len(prompts)]
+				got, want := memo.Prompt(toks), promptByProducts(toks)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						errs <- fmt.Sprintf("%q: Prompt[%d] = %v, the products %v", toks, i, got[i], want[i])
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	if len(memo.packed) == 0 {
+		t.Fatal("the packed tier kept nothing")
 	}
 }
