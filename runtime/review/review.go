@@ -365,7 +365,7 @@ func (g *Gate) unleet(tok string) string {
 	// A digit no letter is read from keeps the token as it is, and no word
 	// of the gate's has one ("term128"); the bytes are read once, as every
 	// token of a turn comes here.
-	if !leetable(tok) {
+	if !override.Leetable(tok) {
 		return tok
 	}
 	// Each reading is spelled into buf and becomes a string only when it is
@@ -377,23 +377,6 @@ func (g *Gate) unleet(tok string) string {
 		}
 	}
 	return tok
-}
-
-// leetable reports a token with an ASCII digit and a lower-case ASCII
-// letter, none of its digits a 2, 6, 8 or 9.
-func leetable(tok string) bool {
-	digit, letter := false, false
-	for i := 0; i < len(tok); i++ {
-		switch c := tok[i]; {
-		case c == '2' || c == '6' || c == '8' || c == '9':
-			return false
-		case '0' <= c && c <= '9':
-			digit = true
-		case 'a' <= c && c <= 'z':
-			letter = true
-		}
-	}
-	return digit && letter
 }
 
 // known reports one of the gate's words, in any inflection of its verbs.

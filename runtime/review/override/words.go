@@ -89,23 +89,31 @@ var leet = []*text.ByteMap{
 	text.NewByteMap("0", "o", "1", "l", "3", "e", "4", "a", "5", "s", "7", "t", "@", "a", "$", "s"),
 }
 
-// unleet reads a token that mixes letters and digits as the word it spells
-// when that word is one of the signal's ("instruct10ns", "a11").
-func unleet(tok string) string {
-	// A digit no letter is read from keeps the token as it is, and no word
-	// of the signal's has one; the bytes are read once.
+// Leetable reports a token that may spell a word with digits for letters:
+// it has an ASCII digit and a lower-case ASCII letter, and none of its
+// digits is a 2, 6, 8 or 9, which no letter is read from. The bytes are
+// read once, as every token of a turn is asked. The gate asks it too.
+func Leetable(tok string) bool {
 	digit, letter := false, false
 	for i := 0; i < len(tok); i++ {
 		switch c := tok[i]; {
 		case c == '2' || c == '6' || c == '8' || c == '9':
-			return tok
+			return false
 		case '0' <= c && c <= '9':
 			digit = true
 		case 'a' <= c && c <= 'z':
 			letter = true
 		}
 	}
-	if !digit || !letter {
+	return digit && letter
+}
+
+// unleet reads a token that mixes letters and digits as the word it spells
+// when that word is one of the signal's ("instruct10ns", "a11").
+func unleet(tok string) string {
+	// A digit no letter is read from keeps the token as it is, and no word
+	// of the signal's has one.
+	if !Leetable(tok) {
 		return tok
 	}
 	// Each reading is spelled into buf and becomes a string only when it is
