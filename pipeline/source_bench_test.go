@@ -41,14 +41,7 @@ func chainSource(n int) []byte {
 // steadier figure on a shared machine); run it with -cpuprofile or
 // -memprofile to see where the front half spends on a large source.
 func BenchmarkFrontHalf(b *testing.B) {
-	kib := 256
-	if env := os.Getenv("FORMATION_SOURCE_KIB"); env != "" {
-		var err error
-		if kib, err = strconv.Atoi(env); err != nil {
-			b.Fatal(err)
-		}
-	}
-	src := chainSource(kib << 10)
+	src := chainSource(sourceKiB(b, 256) << 10)
 	for i := 0; i < b.N; i++ {
 		p := sourceSubject(b, src)
 		for _, st := range []struct {
@@ -67,6 +60,20 @@ func BenchmarkFrontHalf(b *testing.B) {
 		}
 		b.ReportMetric(float64(validatedRelations(b, p)), "relations")
 	}
+}
+
+// sourceKiB is FORMATION_SOURCE_KIB, the size of a generated source in
+// KiB, or def when it is unset.
+func sourceKiB(b *testing.B, def int) int {
+	env := os.Getenv("FORMATION_SOURCE_KIB")
+	if env == "" {
+		return def
+	}
+	kib, err := strconv.Atoi(env)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return kib
 }
 
 // sourceSubject lays out subject "scale" whose one Markdown source is src,

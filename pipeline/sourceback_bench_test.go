@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"runtime/pprof"
-	"strconv"
 	"testing"
 	"time"
 
@@ -20,14 +19,7 @@ import (
 // 1 MiB with 8 MiB). With FORMATION_STAGE_PROFILE=PREFIX it writes each
 // stage's CPU profile to PREFIX.run and PREFIX.ratify.
 func BenchmarkSourceBackHalf(b *testing.B) {
-	kib := 1024
-	if env := os.Getenv("FORMATION_SOURCE_KIB"); env != "" {
-		var err error
-		if kib, err = strconv.Atoi(env); err != nil {
-			b.Fatal(err)
-		}
-	}
-	src := chainSource(kib << 10)
+	src := chainSource(sourceKiB(b, 1024) << 10)
 	ctx := context.Background()
 	for b.Loop() {
 		p := sourceSubject(b, src)
