@@ -33,7 +33,7 @@ func (k *Knowledge) compact() {
 	k.eachString(defs, a.write)
 	a.seal()
 	k.eachString(defs, a.move)
-	k.packCitations()
+	k.packCitations(defs)
 	k.packDefinitions()
 }
 
@@ -71,23 +71,12 @@ const (
 
 // eachString calls f on every string field the index's records hold:
 // those of definitions (the definition map's lists, in a fixed order), of
-// the triples and of the counter-claims.
+// the triples and of the counter-claims, and of their citations.
 func (k *Knowledge) eachString(definitions [][]Concept, f func(field int, s *string)) {
-	cites := func(cs []Citation) {
-		for i := range cs {
-			c := &cs[i]
-			f(fieldSourceSHA, &c.SourceSHA)
-			f(fieldSpan, &c.Span)
-			f(fieldAdapter, &c.Adapter)
-			f(fieldRetrievedAt, &c.RetrievedAt)
-			f(fieldTextSHA, &c.TextSHA)
-		}
-	}
 	for _, defs := range definitions {
 		for i := range defs {
 			f(fieldTerm, &defs[i].Term)
 			f(fieldDefinition, &defs[i].Definition)
-			cites(defs[i].Sources)
 		}
 	}
 	for _, ts := range [][]Triple{k.triples, k.counters} {
@@ -95,43 +84,48 @@ func (k *Knowledge) eachString(definitions [][]Concept, f func(field int, s *str
 			f(fieldHead, &ts[i].Head)
 			f(fieldRelation, &ts[i].Relation)
 			f(fieldTail, &ts[i].Tail)
-			cites(ts[i].Sources)
+		}
+	}
+	k.eachSources(definitions, func(cs *[]Citation) {
+		for i := range *cs {
+			c := &(*cs)[i]
+			f(fieldSourceSHA, &c.SourceSHA)
+			f(fieldSpan, &c.Span)
+			f(fieldAdapter, &c.Adapter)
+			f(fieldRetrievedAt, &c.RetrievedAt)
+			f(fieldTextSHA, &c.TextSHA)
+		}
+	})
+}
+
+// eachSources calls f on the citation list of every record: of
+// definitions, of the triples and of the counter-claims.
+func (k *Knowledge) eachSources(definitions [][]Concept, f func(*[]Citation)) {
+	for _, defs := range definitions {
+		for i := range defs {
+			f(&defs[i].Sources)
+		}
+	}
+	for _, ts := range [][]Triple{k.triples, k.counters} {
+		for i := range ts {
+			f(&ts[i].Sources)
 		}
 	}
 }
 
 // packCitations moves every citation list into one array.
-func (k *Knowledge) packCitations() {
+func (k *Knowledge) packCitations(definitions [][]Concept) {
 	n := 0
-	for _, defs := range k.definitions {
-		for _, d := range defs {
-			n += len(d.Sources)
-		}
-	}
-	for _, ts := range [][]Triple{k.triples, k.counters} {
-		for _, t := range ts {
-			n += len(t.Sources)
-		}
-	}
+	k.eachSources(definitions, func(cs *[]Citation) { n += len(*cs) })
 	block := make([]Citation, 0, n)
-	pack := func(cs []Citation) []Citation {
-		if cs == nil {
-			return nil
+	k.eachSources(definitions, func(cs *[]Citation) {
+		if *cs == nil {
+			return
 		}
 		start := len(block)
-		block = append(block, cs...)
-		return block[start:len(block):len(block)]
-	}
-	for _, defs := range k.definitions {
-		for i := range defs {
-			defs[i].Sources = pack(defs[i].Sources)
-		}
-	}
-	for _, ts := range [][]Triple{k.triples, k.counters} {
-		for i := range ts {
-			ts[i].Sources = pack(ts[i].Sources)
-		}
-	}
+		block = append(block, *cs...)
+		*cs = block[start:len(block):len(block)]
+	})
 }
 
 // packDefinitions moves every term's definitions into one array and rebuilds
