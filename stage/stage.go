@@ -47,6 +47,7 @@ import (
 	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync"
 
 	"formation/artifact"
 	"formation/audit"
@@ -317,13 +318,45 @@ func (e *Env) Run(ctx context.Context, spec Spec, core func(context.Context) (Ou
 	}
 	res.Output, res.Bytes = digest, body
 	res.Audit, res.AuditKinds = len(out.Audit), countKinds(out.Audit)
-	if err := e.Cache.Record(ctx, ing, digest, stagecache.Notes{Labels: labels, Audit: res.AuditKinds}); err != nil {
+	claim, err := e.Cache.Claim(ctx, ing, digest, stagecache.Notes{Labels: labels, Audit: res.AuditKinds})
+	if err != nil {
 		return res, e.fail(ctx, spec, err)
 	}
-	if err := e.MoveRef(ctx, spec.ref(), digest); err != nil {
-		return res, err
+	// Once the action is recorded, the cache's latest record, the subject's
+	// ref and the run note are three independent ref writes, each waiting
+	// on the disk, so they are made side by side. Their errors come in that
+	// order; one failing no longer keeps the others from being written.
+	errs := together(
+		func() error { return e.Cache.Latest(ctx, claim) },
+		func() error { return e.MoveRef(ctx, spec.ref(), digest) },
+		func() error { return e.noteRun(ctx, res) })
+	if errs[0] != nil {
+		return res, e.fail(ctx, spec, errs[0])
 	}
-	return res, e.noteRun(ctx, res)
+	return res, firstError(errs[1:])
+}
+
+// together runs fs side by side, the first on the calling goroutine, and
+// returns their errors in fs's order once all have returned.
+func together(fs ...func() error) []error {
+	errs := make([]error, len(fs))
+	var wg sync.WaitGroup
+	for i := 1; i < len(fs); i++ {
+		wg.Go(func() { errs[i] = fs[i]() })
+	}
+	errs[0] = fs[0]()
+	wg.Wait()
+	return errs
+}
+
+// firstError is the first error of errs that is not nil, if any.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // releaseHeapGoal is the heap goal above which ReleaseMemory hands the
@@ -377,10 +410,12 @@ func (e *Env) serveHit(ctx context.Context, spec Spec, res *Result) (served bool
 	if res.Explain.Audit != nil {
 		res.AuditKinds = res.Explain.Audit
 	}
-	if err := e.MoveRef(ctx, spec.ref(), output); err != nil {
-		return true, err
-	}
-	return true, e.noteRun(ctx, *res)
+	// The subject's ref and the run note are independent writes, made side
+	// by side as on a miss.
+	note := *res
+	return true, firstError(together(
+		func() error { return e.MoveRef(ctx, spec.ref(), output) },
+		func() error { return e.noteRun(ctx, note) }))
 }
 
 // LastRun is what status shows of a stage's latest execution.

@@ -329,3 +329,70 @@ func TestFailedOutputMovesNoRef(t *testing.T) {
 		t.Fatalf("%d audit records after the rerun, want the failed attempt's and the rerun's", n)
 	}
 }
+
+// refFaults fails SetRef on the refs it names, as a full or broken disk
+// would fail one write and not another.
+type refFaults struct {
+	store.Store
+	fail map[string]error
+}
+
+func (f refFaults) SetRef(ctx context.Context, name, old string, value []byte) (string, error) {
+	if err := f.fail[name]; err != nil {
+		return "", err
+	}
+	return f.Store.SetRef(ctx, name, old, value)
+}
+
+// Once the action is recorded, the cache's latest record, the subject's
+// ref and the run note are written side by side: all three are written
+// whichever way a run ends, and the error of a failed write comes in the
+// order the writes were made one after the other (latest record, ref,
+// note).
+func TestRefWritesAfterTheRecord(t *testing.T) {
+	ctx := context.Background()
+	const (
+		last = "cache/last/optics/forge"
+		ref  = "subjects/optics/forge"
+		note = "cache/runs/optics/forge"
+	)
+	for _, failing := range [][]string{nil, {note}, {ref, note}, {last, ref, note}, {last}} {
+		env, _ := newEnv(t)
+		faults := refFaults{Store: env.Store, fail: map[string]error{}}
+		for _, name := range failing {
+			faults.fail[name] = errors.New("disk full writing " + name)
+		}
+		env.Store, env.Cache.Store = faults, faults
+		spec := stage.Spec{Stage: "forge", Version: "1", Subject: "optics"}
+		res, err := env.Run(ctx, spec, (&counting{}).core)
+		switch {
+		case len(failing) == 0 && err != nil:
+			t.Fatalf("no fault: %v", err)
+		case len(failing) > 0 && (err == nil || !strings.Contains(err.Error(), "writing "+failing[0])):
+			t.Fatalf("faults %v: error %v, want the first one's", failing, err)
+		}
+		wrote := map[string]bool{}
+		for _, name := range []string{last, ref, note} {
+			_, _, gerr := env.Store.GetRef(ctx, name)
+			wrote[name] = gerr == nil
+			if wrote[name] == slices.Contains(failing, name) {
+				t.Errorf("faults %v: %s written %v", failing, name, wrote[name])
+			}
+		}
+		if wrote[ref] {
+			if got, _ := env.ResolveRef(ctx, "optics", "forge"); got != res.Output {
+				t.Errorf("faults %v: ref %s, output %s", failing, got, res.Output)
+			}
+		}
+		if wrote[note] {
+			if lr, ok, _ := env.ReadLastRun(ctx, "optics", "forge"); !ok || lr.Output != res.Output {
+				t.Errorf("faults %v: run note %+v", failing, lr)
+			}
+		}
+		if wrote[last] {
+			if rec, ok, _ := env.Cache.Last(ctx, "optics", "forge"); !ok || rec.Output != res.Output {
+				t.Errorf("faults %v: latest record %+v", failing, rec)
+			}
+		}
+	}
+}

@@ -176,30 +176,55 @@ func (c *Cache) Lookup(ctx context.Context, in Ingredients, labels map[string]st
 // already recorded with the same output is fine (two writers raced); with
 // another output it is a *ConflictError and nothing is changed.
 func (c *Cache) Record(ctx context.Context, in Ingredients, output string, notes Notes) error {
-	key, err := in.Key()
+	claim, err := c.Claim(ctx, in, output, notes)
 	if err != nil {
 		return err
+	}
+	return c.Latest(ctx, claim)
+}
+
+// Claimed is an action recorded by Claim, not yet the subject's latest.
+type Claimed struct {
+	subject, stage string
+	body           []byte
+}
+
+// Claim is Record's first half: it records output under the action's key,
+// the one write that can conflict, and changes nothing else. Latest then
+// makes the record the subject's latest. A caller with writes of its own
+// to make once the action is recorded (the stage frame moves two refs)
+// makes them beside Latest instead of after it: each is a ref write that
+// waits on the disk.
+func (c *Cache) Claim(ctx context.Context, in Ingredients, output string, notes Notes) (Claimed, error) {
+	key, err := in.Key()
+	if err != nil {
+		return Claimed{}, err
 	}
 	in.Inputs = slices.Sorted(slices.Values(in.Inputs))
 	rec := Record{Key: key, Ingredients: in, Output: output, Labels: notes.Labels, Audit: notes.Audit}
 	body, err := canon.Marshal(rec)
 	if err != nil {
-		return fmt.Errorf("stagecache: %w", err)
+		return Claimed{}, fmt.Errorf("stagecache: %w", err)
 	}
 	created, err := store.CreateRef(ctx, c.Store, actionRef(in.Stage, key), body)
 	if err != nil {
-		return fmt.Errorf("stagecache: record %s: %w", key, err)
+		return Claimed{}, fmt.Errorf("stagecache: record %s: %w", key, err)
 	}
 	if !created {
 		old, _, err := c.read(ctx, actionRef(in.Stage, key))
 		if err != nil {
-			return err
+			return Claimed{}, err
 		}
 		if old.Output != output {
-			return &ConflictError{Stage: in.Stage, Key: key, Recorded: old.Output, Output: output}
+			return Claimed{}, &ConflictError{Stage: in.Stage, Key: key, Recorded: old.Output, Output: output}
 		}
 	}
-	if err := store.SetRefValue(ctx, c.Store, lastRef(in.Subject, in.Stage), body); err != nil {
+	return Claimed{subject: in.Subject, stage: in.Stage, body: body}, nil
+}
+
+// Latest makes a claimed action the subject's latest record for its stage.
+func (c *Cache) Latest(ctx context.Context, claim Claimed) error {
+	if err := store.SetRefValue(ctx, c.Store, lastRef(claim.subject, claim.stage), claim.body); err != nil {
 		return fmt.Errorf("stagecache: %w", err)
 	}
 	return nil
