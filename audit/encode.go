@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"formation/canon"
+	"formation/internal/pipehash"
 )
 
 // appendBatch appends canon.Marshal(batch)'s bytes to b without reflection
@@ -14,7 +15,23 @@ import (
 // error. TestBatchEncodingIsCanon and FuzzBatchEncoding hold it equal to
 // canon.Marshal.
 func appendBatch(b []byte, batch []Record) ([]byte, error) {
+	return appendRecords(b, len(batch), func(i int) Record { return batch[i] }, nil)
+}
+
+// flushEvery is how many encoded bytes appendRecords gathers before it
+// hands them to its flush function.
+const flushEvery = pipehash.From
+
+// appendRecords is appendBatch over the n records record returns, so that a caller which changes every record on its way into the
+// batch (Writer.Append stamps and redacts them) need not build a copy of
+// the batch first. When flush is not nil it is handed each part of the
+// encoding once about flushEvery bytes have gathered, in order; the parts
+// it was handed and the bytes after them make up the encoding, and a part,
+// once handed, is never written again (b only grows; a larger buffer is a
+// copy). On an error the parts handed are no encoding of anything.
+func appendRecords(b []byte, n int, record func(i int) Record, flush func([]byte)) ([]byte, error) {
 	start := len(b)
+	flushed := start
 	var err error
 	// A batch's records mostly share their values (one stage, subject,
 	// time, code version and list of inputs; forge's notes one detail per
@@ -23,8 +40,8 @@ func appendBatch(b []byte, batch []Record) ([]byte, error) {
 	// b only grows, so an encoded range stays put.
 	type span struct{ from, to int }
 	var (
-		prev *Record
-		seen [4]span // code_version's, detail's, input_digests', and everything after reason_code's
+		cur, prev Record
+		seen      [4]span // code_version's, detail's, input_digests', and everything after reason_code's
 	)
 	str := func(prefix, s string) {
 		b = append(b, prefix...)
@@ -44,12 +61,13 @@ func appendBatch(b []byte, batch []Record) ([]byte, error) {
 		seen[i] = span{from, len(b)}
 	}
 	b = append(b, '[')
-	for i := range batch {
-		r := &batch[i]
+	for i := range n {
+		cur = record(i)
+		r := &cur
 		if i > 0 {
 			b = append(b, ',')
 		}
-		p := prev != nil
+		p := i > 0
 		again(0, p && r.CodeVersion == prev.CodeVersion, func() { str(`{"code_version":`, r.CodeVersion) })
 		again(1, p && r.Detail == prev.Detail, func() { str(`,"detail":`, r.Detail) })
 		again(2, p && slices.Equal(r.InputDigests, prev.InputDigests), func() {
@@ -72,10 +90,18 @@ func appendBatch(b []byte, batch []Record) ([]byte, error) {
 			str(`,"time":`, r.Time)
 			b = append(b, '}')
 		})
-		prev = r
+		prev = cur
+		if flush != nil && err == nil && len(b)-flushed >= flushEvery {
+			flush(b[flushed:len(b):len(b)])
+			flushed = len(b)
+		}
 	}
 	b = append(b, ']')
 	if err != nil {
+		batch := make([]Record, n)
+		for i := range batch {
+			batch[i] = record(i)
+		}
 		if _, merr := canon.Marshal(batch); merr != nil {
 			err = merr // canon's own words for the fault
 		}

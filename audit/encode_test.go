@@ -2,9 +2,18 @@ package audit
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"formation/artifact"
 	"formation/canon"
 )
 
@@ -88,6 +97,111 @@ func BenchmarkAppendBatch(b *testing.B) {
 	for b.Loop() {
 		if _, err := appendBatch(make([]byte, 0, batchSize(batch)), batch); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// capture is a RefStore that keeps what SetRef is given.
+type capture struct {
+	name string
+	body []byte
+}
+
+func (c *capture) GetRef(context.Context, string) ([]byte, string, error) { return nil, "", nil }
+func (c *capture) ListRefs(context.Context, string) ([]string, error)     { return nil, nil }
+func (c *capture) SetRef(_ context.Context, name, _ string, value []byte) (string, error) {
+	c.name, c.body = name, value
+	return "", nil
+}
+
+// Append stamps and redacts each record on its way into the encoding and
+// hashes the encoding as it grows; the batch it writes is canon.Marshal of
+// the stamped, redacted copy Append used to build, and the batch's name
+// ends with the first 16 hex digits of its SHA-256, whether the batch is
+// small (hashed whole) or megabytes (hashed in parts on another goroutine).
+func TestAppendWritesTheStampedBatch(t *testing.T) {
+	const secret = "hunter2-secret-value"
+	inputs := []string{strings.Repeat("a", 64), strings.Repeat("b", 64)}
+	clock := time.Date(2026, 12, 1, 22, 0, 0, 0, time.UTC)
+	for _, n := range []int{1, 3, 4000, 20000} {
+		recs := make([]Record, n)
+		for i := range recs {
+			recs[i] = Record{Stage: "forge", Subject: "micro", Kind: KindNote, ReasonCode: "span_not_checked",
+				Key: fmt.Sprintf("relation [\"term%d\",\"is\",\"t\"]", i), Detail: "accepted; span not byte-checked",
+				InputDigests: inputs, Time: "ignored", SchemaVersion: "ignored"}
+			switch i % 7 {
+			case 3:
+				recs[i].Detail = "the key " + secret + " was refused"
+			case 5:
+				recs[i].InputDigests = nil
+			}
+		}
+		orig := slices.Clone(recs)
+		w := &Writer{Now: func() time.Time { return clock }, CodeVersion: "v1", Secrets: []string{secret}}
+		want := make([]Record, n)
+		for i, r := range recs {
+			r.SchemaVersion, r.Time, r.CodeVersion = artifact.SchemaVersion, "2026-12-01T22:00:00Z", "v1"
+			if r.InputDigests == nil {
+				r.InputDigests = []string{}
+			}
+			r.Detail = strings.ReplaceAll(r.Detail, secret, "[redacted]")
+			want[i] = r
+		}
+		wantBody, err := canon.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c capture
+		w.Store = &c
+		if err := w.Append(context.Background(), recs...); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(c.body, wantBody) {
+			t.Fatalf("%d records: the batch is not canon.Marshal of the stamped records", n)
+		}
+		sum := sha256.Sum256(wantBody)
+		if !strings.HasSuffix(c.name, "-"+hex.EncodeToString(sum[:])[:16]) || !strings.HasPrefix(c.name, "audit/micro/forge/20261201T220000Z-") {
+			t.Fatalf("%d records: batch named %s", n, c.name)
+		}
+		if !slices.EqualFunc(recs, orig, func(a, b Record) bool { return reflect.DeepEqual(a, b) }) {
+			t.Fatalf("%d records: Append changed the caller's records", n)
+		}
+	}
+}
+
+// appendRecords hands its flush function parts of the encoding in order,
+// each once about flushEvery bytes have gathered, and never writes a part
+// again: the parts and the bytes after them are the encoding.
+func TestFlushedPartsAreTheEncoding(t *testing.T) {
+	batch := make([]Record, 30000)
+	for i := range batch {
+		batch[i] = Record{Stage: "forge", Subject: "micro", Kind: KindNote, Key: fmt.Sprint("key ", i), Detail: fmt.Sprint("detail ", i/3)}
+	}
+	var parts, copies [][]byte
+	n := 0
+	got, err := appendRecords(make([]byte, 0, 1024), len(batch), func(i int) Record { return batch[i] }, func(p []byte) {
+		parts, copies = append(parts, p), append(copies, bytes.Clone(p))
+		n += len(p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := canon.Marshal(batch)
+	if !bytes.Equal(got, want) {
+		t.Fatal("the encoding with flushes is not canon.Marshal's")
+	}
+	if len(parts) < 2 {
+		t.Fatalf("%d parts flushed from %d bytes", len(parts), len(got))
+	}
+	if !bytes.Equal(append(bytes.Join(parts, nil), got[n:]...), want) {
+		t.Fatal("the parts and the rest are not the encoding")
+	}
+	for i := range parts {
+		if !bytes.Equal(parts[i], copies[i]) {
+			t.Fatalf("part %d was written again after it was flushed", i)
+		}
+		if len(parts[i]) < flushEvery {
+			t.Fatalf("part %d holds %d bytes", i, len(parts[i]))
 		}
 	}
 }
