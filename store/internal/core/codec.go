@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"formation/internal/pipehash"
 )
 
 // DefaultMaxObjectSize is the cap on an object's canonical size: no store
@@ -297,12 +299,77 @@ func (r *reader) Close() error {
 // or one that does not hash to digest is ErrCorrupt; a failure of r itself
 // is returned as it is, for the backend to classify.
 func (c *Codec) ReadVerified(op, digest string, r io.Reader, stored int64) ([]byte, error) {
+	size := c.presize(r, stored)
+	if size >= pipehash.From {
+		return c.readPiped(op, digest, r, size)
+	}
 	var buf bytes.Buffer
-	buf.Grow(int(c.presize(r, stored)))
+	buf.Grow(int(size))
 	if err := c.verify(op, digest, r, &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// readStep bounds one read of readPiped, so that the decompressed bytes
+// reach the hash in parts while the rest decompresses.
+const readStep = 256 << 10
+
+// readPiped is ReadVerified for an object of about size canonical bytes
+// or more: what is decompressed is hashed in parts on another goroutine
+// meanwhile (pipehash), instead of each 32 KiB twice in turn on one, so
+// that a large read costs about its decompression (at 10,000 relations
+// the forge reads a 6.5 MB bundle, decompressed in about 8 ms and hashed
+// in 4). The bytes are returned only once the whole hashes to digest.
+func (c *Codec) readPiped(op, digest string, r io.Reader, size int64) ([]byte, error) {
+	dr := c.NewReader(r)
+	defer dr.Close()
+	var h pipehash.SHA256
+	defer h.Stop()
+	buf := make([]byte, 0, size)
+	for {
+		err := readMore(dr, &buf)
+		if len(buf)-h.Len() >= pipehash.From {
+			h.Add(buf[h.Len():len(buf):len(buf)])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, readErr(op, digest, err)
+		}
+	}
+	if got := h.Sum(buf); got != digest {
+		return nil, Errorf(op, digest, ErrCorrupt, "content hashes to "+got)
+	}
+	return buf, nil
+}
+
+// readMore reads up to readStep more bytes from r onto the end of *buf.
+// A full buffer is grown only when r has more to give, so that an object
+// whose size was known exactly is read into one allocation; a grown buffer
+// is a copy, and the old one keeps the bytes a hash was handed.
+func readMore(r io.Reader, buf *[]byte) error {
+	b := *buf
+	if len(b) == cap(b) {
+		var probe [1]byte
+		n, err := r.Read(probe[:])
+		*buf = append(b, probe[:n]...)
+		return err
+	}
+	n, err := r.Read(b[len(b):min(cap(b), len(b)+readStep)])
+	*buf = b[:len(b)+n]
+	return err
+}
+
+// readErr classifies a failed read of an object: a damaged one is
+// ErrCorrupt, a failure of the reader underneath is returned as it is.
+func readErr(op, digest string, err error) error {
+	var de *DataError
+	if errors.As(err, &de) {
+		return E(op, digest, ErrCorrupt, de)
+	}
+	return err
 }
 
 // presize guesses the canonical size to allocate it at once. A frame
@@ -430,13 +497,8 @@ func (c *Codec) verify(op, digest string, r io.Reader, to io.Writer) error {
 	dr := c.NewReader(r)
 	defer dr.Close()
 	h := sha256.New()
-	_, err := io.Copy(io.MultiWriter(h, to), dr)
-	var de *DataError
-	if errors.As(err, &de) {
-		return E(op, digest, ErrCorrupt, de)
-	}
-	if err != nil {
-		return err
+	if _, err := io.Copy(io.MultiWriter(h, to), dr); err != nil {
+		return readErr(op, digest, err)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
 		return Errorf(op, digest, ErrCorrupt, "content hashes to "+got)

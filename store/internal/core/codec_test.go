@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"formation/internal/pipehash"
 )
 
 func TestParseMarker(t *testing.T) {
@@ -163,6 +166,86 @@ func TestCodecEncodesLargeObjectsFastest(t *testing.T) {
 		got, err := c.ReadVerified("get", DigestOf(obj), bytes.NewReader(stored), int64(len(stored)))
 		if err != nil || !bytes.Equal(got, obj) {
 			t.Fatalf("%d bytes: read %d, %v", len(obj), len(got), err)
+		}
+	}
+}
+
+// onlyReader hides everything of a reader but Read, so that presize can
+// only guess from the stored size.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+// A large read hashes what it decompresses on another goroutine
+// (readPiped); it returns what the plain read (verify into a buffer)
+// returns, whether the size it was told is exact, too small or too large,
+// and fails where the plain read fails, the same way.
+func TestPipedReadIsThePlainRead(t *testing.T) {
+	c := NewCodec(Format2, 0)
+	var long []byte
+	for i := 0; len(long) < 16<<20; i++ {
+		long = fmt.Appendf(long, `{"head":"term%d","relation":"is","tail":"thing%d"},`, i, i*7)
+	}
+	text := long[:6<<20]
+	noisy := make([]byte, 3<<20)
+	rand.NewChaCha8([32]byte{2}).Read(noisy)
+	streamed := func(data []byte) []byte {
+		var b bytes.Buffer
+		w := c.NewWriter(&b)
+		if _, err := w.Write(data); err != nil || w.Close() != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	damaged := bytes.Clone(c.Encode(text))
+	damaged[len(damaged)/2] ^= 0x55
+	boom := errors.New("disk gone")
+	for _, tc := range []struct {
+		name   string
+		data   []byte
+		stored []byte
+		digest string
+		hide   bool // presize guesses from the stored size alone
+		fail   bool // the source fails halfway
+	}{
+		{name: "declared size", data: text, stored: c.Encode(text)},
+		{name: "size frame", data: text, stored: streamed(text)},
+		{name: "guessed too small", data: long, stored: streamed(long), hide: true},
+		{name: "guessed too large", data: noisy, stored: streamed(noisy), hide: true},
+		{name: "wrong digest", data: text, stored: c.Encode(text), digest: DigestOf(noisy)},
+		{name: "damaged", data: text, stored: damaged},
+		{name: "source fails", data: long, stored: c.Encode(long), fail: true},
+	} {
+		digest := tc.digest
+		if digest == "" {
+			digest = DigestOf(tc.data)
+		}
+		src := func() io.Reader {
+			var r io.Reader = bytes.NewReader(tc.stored)
+			switch {
+			case tc.fail:
+				r = &failAfter{b: tc.stored, n: len(tc.stored) / 2, err: boom}
+			case tc.hide:
+				r = onlyReader{r}
+			}
+			return r
+		}
+		if size := c.presize(src(), int64(len(tc.stored))); size < pipehash.From {
+			t.Fatalf("%s: presize %d, too small for the piped read", tc.name, size)
+		}
+		var plain bytes.Buffer
+		wantErr := c.verify("get", digest, src(), &plain)
+		got, err := c.ReadVerified("get", digest, src(), int64(len(tc.stored)))
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() ||
+			errors.Is(err, ErrCorrupt) != errors.Is(wantErr, ErrCorrupt) || errors.Is(err, boom) != errors.Is(wantErr, boom) {
+			t.Errorf("%s: piped read %v, plain read %v", tc.name, err, wantErr)
+			continue
+		}
+		if err == nil && (!bytes.Equal(got, plain.Bytes()) || !bytes.Equal(got, tc.data)) {
+			t.Errorf("%s: piped read %d bytes, plain %d, object %d", tc.name, len(got), plain.Len(), len(tc.data))
+		}
+		if tc.name == "declared size" && cap(got) > len(got)+len(got)/100 {
+			t.Errorf("%s: %d bytes read into %d of capacity", tc.name, len(got), cap(got))
 		}
 	}
 }
