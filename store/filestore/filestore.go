@@ -160,16 +160,20 @@ func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", core.E("put", "", nil, err)
 	}
+	encoded := s.encodeBeside(data)
 	digest := core.DigestOf(data)
 	if err := s.codec.CheckSize("put", digest, int64(len(data))); err != nil {
+		encoded.wait()
 		return "", err
 	}
-	if ok, err := s.verifyIfPresent(digest); err != nil {
-		return "", err
-	} else if ok {
+	if ok, err := s.verifyIfPresent(digest); err != nil || ok {
+		encoded.wait()
+		if err != nil {
+			return "", err
+		}
 		return digest, nil
 	}
-	stored := s.codec.Encode(data)
+	stored := encoded.bytes()
 	tmp, err := s.writeTemp(objectPerm, func(w io.Writer) error {
 		_, err := w.Write(stored)
 		return err
@@ -181,6 +185,51 @@ func (s *Store) Put(ctx context.Context, data []byte) (string, error) {
 		return "", err
 	}
 	return digest, nil
+}
+
+// encoding is an object's compression, made beside Put's hashing of it.
+type encoding struct {
+	codec *core.Codec
+	data  []byte
+	done  chan []byte // nil: compress when asked
+}
+
+// besideFrom is the size from which Put compresses an object on another
+// goroutine while it hashes it, and SetRef hashes a ref on another
+// goroutine while it writes it: below it the goroutine costs more than it
+// saves.
+const besideFrom = 1 << 20
+
+// encodeBeside starts compressing data for storage. A large object
+// (besideFrom bytes or more, up to the cap) is compressed on another
+// goroutine from now on, while Put hashes it and looks for it (at 10,000
+// relations the forge's 6.5 MB output compresses in about 10 ms and hashes
+// in 4); one already stored then costs a compression made in vain, beside
+// the re-hash that verifies the stored copy. A small one is compressed
+// only when its bytes are asked for. Put ends every encoding, with bytes
+// or wait, so that no compression outlives it.
+func (s *Store) encodeBeside(data []byte) *encoding {
+	e := &encoding{codec: s.codec, data: data}
+	if len(data) >= besideFrom && int64(len(data)) <= s.codec.MaxObjectSize() {
+		e.done = make(chan []byte, 1)
+		go func() { e.done <- s.codec.Encode(data) }()
+	}
+	return e
+}
+
+// bytes returns the stored bytes.
+func (e *encoding) bytes() []byte {
+	if e.done == nil {
+		return e.codec.Encode(e.data)
+	}
+	return <-e.done
+}
+
+// wait ends an encoding whose bytes are not needed.
+func (e *encoding) wait() {
+	if e.done != nil {
+		<-e.done
+	}
 }
 
 // errTooLarge stops a stream past the cap.

@@ -1,6 +1,10 @@
 package filestore_test
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -182,5 +186,55 @@ func TestReadOnlyEmptyStoreOpens(t *testing.T) {
 	}
 	if list, err := s.ListObjects(t.Context()); err != nil || len(list) != 0 || s.Format() != 1 {
 		t.Fatalf("read-only empty store: %v, %v, format %d", list, err, s.Format())
+	}
+}
+
+// A large object is compressed while Put hashes it, and a large ref hashed
+// while SetRef writes it; both behave as the small ones do: the object
+// reads back, a second Put of it is a no-op, a damaged stored copy is
+// ErrCorrupt and never overwritten, an object past the cap is ErrTooLarge,
+// and a ref's version is the one GetRef reports.
+func TestLargeWritesAreTheSmallOnes(t *testing.T) {
+	ctx := context.Background()
+	var big []byte
+	for i := 0; len(big) < 3<<20; i++ {
+		big = fmt.Appendf(big, `{"head":"term%d","relation":"is","tail":"thing%d"},`, i, i*7)
+	}
+	for _, data := range [][]byte{big[:1000], big} {
+		s := openTemp(t)
+		d, err := s.Put(ctx, data)
+		if err != nil || d != store.DigestOf(data) {
+			t.Fatalf("%d bytes: put %s, %v", len(data), d, err)
+		}
+		if got, err := s.Get(ctx, d); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes: read back %d bytes, %v", len(data), len(got), err)
+		}
+		if again, err := s.Put(ctx, data); err != nil || again != d {
+			t.Fatalf("%d bytes: second put %s, %v", len(data), again, err)
+		}
+		stored, _ := raw.Read(t, s, "objects/sha256/"+d[:2]+"/"+d)
+		damaged := bytes.Clone(stored)
+		damaged[len(damaged)/2] ^= 0x55
+		raw.Write(t, s, "objects/sha256/"+d[:2]+"/"+d, damaged)
+		if _, err := s.Put(ctx, data); !errors.Is(err, store.ErrCorrupt) {
+			t.Fatalf("%d bytes: put over a damaged copy: %v", len(data), err)
+		}
+		if kept, _ := raw.Read(t, s, "objects/sha256/"+d[:2]+"/"+d); !bytes.Equal(kept, damaged) {
+			t.Fatalf("%d bytes: the damaged copy was overwritten", len(data))
+		}
+		if _, err := openCapped(t, int64(len(data)-1)).Put(ctx, data); !errors.Is(err, store.ErrTooLarge) {
+			t.Fatalf("%d bytes past the cap: %v", len(data), err)
+		}
+		name := fmt.Sprintf("audit/optics/forge/batch-%d", len(data))
+		version, err := s.SetRef(ctx, name, "", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if value, got, err := s.GetRef(ctx, name); err != nil || got != version || !bytes.Equal(value, data) {
+			t.Fatalf("%d bytes: ref version %s, GetRef %s (%d bytes), %v", len(data), version, got, len(value), err)
+		}
+		if _, err := s.SetRef(ctx, name, "", data); !errors.Is(err, store.ErrPrecondition) {
+			t.Fatalf("%d bytes: a second create of the ref: %v", len(data), err)
+		}
 	}
 }

@@ -66,13 +66,31 @@ func (s *Store) SetRef(ctx context.Context, name, old string, value []byte) (str
 	// The header and the value are written and hashed one after the other:
 	// an audit batch of several megabytes is not copied behind its header.
 	head := core.AppendRefHeader(nil, gen)
+	version := versionBeside(head, value)
 	if err := s.writeRef(name, head, value); err != nil {
+		<-version
 		return "", err
 	}
-	h := sha256.New()
-	h.Write(head)
-	h.Write(value)
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return <-version, nil
+}
+
+// versionBeside hashes a ref's header and value into its version, a large
+// value (an audit batch of several megabytes) on another goroutine, so
+// that the hash is done while writeRef waits on the disk.
+func versionBeside(head, value []byte) <-chan string {
+	out := make(chan string, 1)
+	hash := func() {
+		h := sha256.New()
+		h.Write(head)
+		h.Write(value)
+		out <- hex.EncodeToString(h.Sum(nil))
+	}
+	if len(value) < besideFrom {
+		hash()
+	} else {
+		go hash()
+	}
+	return out
 }
 
 // nextGen checks the precondition under the lock and returns the generation
