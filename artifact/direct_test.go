@@ -87,7 +87,46 @@ func checkDecode[T any](t *testing.T, data []byte) bool {
 	if fmt.Sprint(unwrapAll(err)) != fmt.Sprint(slowErr) || (err == nil && !reflect.DeepEqual(got, slow)) {
 		t.Fatalf("Decode(%q) = %+v, %v; Unmarshal: %+v, %v", data, got, err, slow, slowErr)
 	}
+	checkSplits(t, data, accepted, direct)
 	return accepted
+}
+
+// checkSplits holds the direct reader with a relation list's tail read on
+// a second goroutine to the one without, wherever the tail is guessed to
+// start: at relation objects (every one of a small document, 12 spread
+// over a large one), at 4 other objects, at relationSplit's guess, and at
+// offsets that start no object.
+func checkSplits[T any](t *testing.T, data []byte, accepted bool, want T) {
+	t.Helper()
+	offsets := []int{-1, 0, len(data) / 2, len(data), len(data) + 5, relationSplit(data)}
+	var relations, others []int
+	for i, c := range data {
+		switch {
+		case c != '{':
+		case bytes.HasPrefix(data[i:], []byte(`{"head":`)):
+			relations = append(relations, i)
+		default:
+			others = append(others, i)
+		}
+	}
+	spread := func(at []int, most int) {
+		for k := range min(len(at), most) {
+			offsets = append(offsets, at[k*len(at)/min(len(at), most)])
+		}
+	}
+	spread(relations, 12)
+	spread(others, 4)
+	var plain T
+	if decodeSplit(data, &plain, -1) != accepted || accepted && !reflect.DeepEqual(plain, want) {
+		t.Fatalf("the direct reader without a split reads %q otherwise", data)
+	}
+	for _, at := range offsets {
+		var got T
+		ok := decodeSplit(data, &got, at)
+		if ok != accepted || accepted && !reflect.DeepEqual(got, want) {
+			t.Fatalf("split at %d of %q: accepted %v, %+v; without a split: %v, %+v", at, data, ok, got, accepted, want)
+		}
+	}
 }
 
 func unwrapAll(err error) error {
@@ -335,5 +374,42 @@ func BenchmarkDecodeValidatedSet(b *testing.B) {
 		if _, err := Decode[ValidatedTripleSet](raw); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A document past splitFrom has its relation list's tail read on a second
+// goroutine from the guessed offset, and read so, it is what Unmarshal
+// reads.
+func TestLargeDocumentSplits(t *testing.T) {
+	var b SmeltedBundle
+	for i := range 3000 {
+		n := strconv.Itoa(i)
+		ref := SourceRef{SourceSHA: strings.Repeat("ab", 32), Span: "the source states, in so many words, that term " + n + " is a thing",
+			Adapter: "wikipedia", RetrievedAt: "2026-05-16T00:00:00Z"}
+		b.Relations = append(b.Relations, RelationCandidate{Head: "term " + n, Relation: "is", Tail: "thing " + n,
+			Sources: []SourceRef{ref, ref}, State: StateProposed})
+		if i%2 == 0 {
+			b.Concepts = append(b.Concepts, ConceptCandidate{CanonicalTerm: "term " + n, Definition: "defined", Sources: []SourceRef{ref}, State: StateProposed})
+		}
+	}
+	b.Counters, b.OrderingHints = []RelationCandidate{}, []OrderingHint{}
+	data := mustEncode(t, b)
+	if len(data) < splitFrom {
+		t.Fatalf("%d bytes: too small to split", len(data))
+	}
+	at := relationSplit(data)
+	l := canon.NewLexer(data)
+	tail := forkTail(l, at)
+	var got SmeltedBundle
+	ok := readBundle(l, &got, tail) && l.End()
+	tail.end()
+	if !ok || !tail.taken || len(tail.elems) == 0 || len(tail.elems) == len(b.Relations) {
+		t.Fatalf("split at %d: read %v, tail taken %v with %d of %d relations", at, ok, tail.taken, len(tail.elems), len(b.Relations))
+	}
+	if !reflect.DeepEqual(got, b) {
+		t.Fatal("the bundle read in two parts is not the bundle")
+	}
+	if !checkDecode[SmeltedBundle](t, data) {
+		t.Fatal("the direct reader declined the large bundle")
 	}
 }

@@ -118,9 +118,13 @@ func (l *Lexer) Array(elem func() bool) bool {
 	if !l.Consume('[') {
 		return false
 	}
-	if l.Consume(']') {
-		return true
-	}
+	return l.Consume(']') || l.ArrayTail(elem)
+}
+
+// ArrayTail reads the rest of an array from the start of one of its
+// elements: that element, then a comma and another or the closing
+// bracket, as Array reads them.
+func (l *Lexer) ArrayTail(elem func() bool) bool {
 	for {
 		if !elem() {
 			return false
@@ -132,6 +136,63 @@ func (l *Lexer) Array(elem func() bool) bool {
 			return false
 		}
 	}
+}
+
+// ArrayUntil reads an array as Array does, but stops before an element
+// that starts at offset, reporting stopped (and ok): a fork of the Lexer
+// that read the array's tail from there (Fork, ArrayTail) then takes over
+// (Join). Reading from an element's start depends on nothing read before
+// it, so the array read in these two parts is the array Array reads;
+// whatever a fork was given, it is taken only where this Lexer's own
+// reading meets an element at its offset.
+func (l *Lexer) ArrayUntil(offset int, elem func() bool) (stopped, ok bool) {
+	if !l.Consume('[') {
+		return false, false
+	}
+	if l.Consume(']') {
+		return false, true
+	}
+	for {
+		if l.Offset() == offset {
+			return true, true
+		}
+		if !elem() {
+			return false, false
+		}
+		if l.Consume(']') {
+			return false, true
+		}
+		if !l.Consume(',') {
+			return false, false
+		}
+	}
+}
+
+// Offset skips whitespace and returns where in the document the next
+// token starts.
+func (l *Lexer) Offset() int {
+	l.d.skipSpace()
+	return l.d.pos
+}
+
+// Fork returns a Lexer over the same document from offset, to read a part
+// of it on another goroutine: a Lexer is not safe for concurrent use, and
+// a fork shares nothing with l but the document, which neither writes
+// (nor SharedString's table: a fork hands out copies of its own, equal
+// strings all the same).
+func (l *Lexer) Fork(offset int) *Lexer {
+	return &Lexer{d: decoder{data: l.d.data, pos: min(max(offset, 0), len(l.d.data))}}
+}
+
+// Join moves l to where fork stopped reading, once l has read up to where
+// fork started (ArrayUntil), to go on from there. It reports false for a
+// Lexer over another document.
+func (l *Lexer) Join(fork *Lexer) bool {
+	if len(fork.d.data) != len(l.d.data) || len(l.d.data) > 0 && &fork.d.data[0] != &l.d.data[0] {
+		return false
+	}
+	l.d.pos = fork.d.pos
+	return true
 }
 
 // Object reads an object, calling member with each key; member reads the
