@@ -41,7 +41,7 @@ func appendRecords(b []byte, n int, record func(i int) Record, flush func([]byte
 	type span struct{ from, to int }
 	var (
 		cur, prev Record
-		seen      [4]span // code_version's, detail's, input_digests', and everything after reason_code's
+		seen      [4]span // code_version's, detail's, input_digests', and everything after key's
 	)
 	str := func(prefix, s string) {
 		b = append(b, prefix...)
@@ -81,9 +81,10 @@ func appendRecords(b []byte, n int, record func(i int) Record, flush func([]byte
 			b = append(b, ']')
 		})
 		str(`,"key":`, r.Key)
-		str(`,"kind":`, r.Kind)
-		str(`,"reason_code":`, r.ReasonCode)
-		again(3, p && r.SchemaVersion == prev.SchemaVersion && r.Stage == prev.Stage && r.Subject == prev.Subject && r.Time == prev.Time, func() {
+		again(3, p && r.Kind == prev.Kind && r.ReasonCode == prev.ReasonCode && r.SchemaVersion == prev.SchemaVersion &&
+			r.Stage == prev.Stage && r.Subject == prev.Subject && r.Time == prev.Time, func() {
+			str(`,"kind":`, r.Kind)
+			str(`,"reason_code":`, r.ReasonCode)
 			str(`,"schema_version":`, r.SchemaVersion)
 			str(`,"stage":`, r.Stage)
 			str(`,"subject":`, r.Subject)
