@@ -238,3 +238,30 @@ func TestLargeWritesAreTheSmallOnes(t *testing.T) {
 		}
 	}
 }
+
+// A ref that must not exist yet is written before its lock is taken; a
+// create that fails, on an existing ref or on a name that cannot be a ref,
+// fails as SetRef does and leaves no file behind.
+func TestFailedCreatesLeaveNothing(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if _, err := s.SetRef(ctx, "subjects/optics/forge", "", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]error{
+		"subjects/optics/forge":       store.ErrPrecondition, // exists
+		"subjects/optics/forge/inner": store.ErrInvalid,      // under a ref
+		"subjects/optics":             store.ErrInvalid,      // a folder of refs
+	} {
+		if _, err := s.SetRef(ctx, name, "", bytes.Repeat([]byte("v"), 2<<20)); !errors.Is(err, want) {
+			t.Errorf("create %s: %v, want %v", name, err, want)
+		}
+	}
+	left, err := s.(store.Maintainer).Leftovers(ctx)
+	if err != nil || len(left) != 0 {
+		t.Fatalf("leftovers %+v, %v", left, err)
+	}
+	if v, _, _ := s.GetRef(ctx, "subjects/optics/forge"); string(v) != "one" {
+		t.Fatalf("the ref holds %q", v)
+	}
+}

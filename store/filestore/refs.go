@@ -54,6 +54,9 @@ func (s *Store) SetRef(ctx context.Context, name, old string, value []byte) (str
 	if err := ctx.Err(); err != nil {
 		return "", core.E("setref", name, nil, err)
 	}
+	if old == "" {
+		return s.createRef(ctx, name, value)
+	}
 	unlock, err := s.lockRef(ctx, name)
 	if err != nil {
 		return "", err
@@ -126,23 +129,77 @@ func (s *Store) nextGen(name, old string) (uint64, error) {
 	return gen + 1, nil
 }
 
-// writeRef replaces the ref file atomically. The caller holds the lock.
-func (s *Store) writeRef(name string, raw ...[]byte) error {
-	final := s.refPath(name)
-	if err := s.ensureRefDirs(name); err != nil {
-		return err
+// createRef is SetRef of a ref that must not exist yet. Its generation is
+// 1 whatever happens, so its file is written and synced in tmp/ (and its
+// version hashed) while the ref's lock is taken and its folders are made,
+// which on a new store are writes that wait on the disk as well; only the
+// check that the ref is absent and the rename wait for the lock. Errors
+// come in SetRef's order (lock, precondition, folders, file), and the file
+// of a create that fails is removed. An audit batch of megabytes is
+// created so, as is every ref the first time it is written.
+func (s *Store) createRef(ctx context.Context, name string, value []byte) (string, error) {
+	head := core.AppendRefHeader(nil, 1)
+	version := versionBeside(head, value)
+	type temp struct {
+		path string
+		err  error
 	}
-	tmp, err := s.writeTemp(refPerm, func(w io.Writer) error {
+	written := make(chan temp, 1)
+	go func() {
+		path, err := s.writeTemp(refPerm, writeAll(head, value))
+		written <- temp{path, err}
+	}()
+	unlock, err := s.lockRef(ctx, name)
+	if err == nil {
+		defer unlock()
+		if _, err = s.nextGen(name, ""); err == nil {
+			err = s.ensureRefDirs(name)
+		}
+	}
+	t := <-written
+	if err == nil && t.err != nil {
+		err = writeErr("setref", name, t.err)
+	}
+	if err == nil {
+		err = s.placeRef(name, t.path)
+	} else if t.err == nil {
+		_ = os.Remove(t.path)
+	}
+	v := <-version
+	if err != nil {
+		return "", err
+	}
+	return v, nil
+}
+
+// writeAll returns a fill function for writeTemp that writes raw's parts.
+func writeAll(raw ...[]byte) func(io.Writer) error {
+	return func(w io.Writer) error {
 		for _, b := range raw {
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
+	}
+}
+
+// writeRef replaces the ref file atomically. The caller holds the lock.
+func (s *Store) writeRef(name string, raw ...[]byte) error {
+	if err := s.ensureRefDirs(name); err != nil {
+		return err
+	}
+	tmp, err := s.writeTemp(refPerm, writeAll(raw...))
 	if err != nil {
 		return writeErr("setref", name, err)
 	}
+	return s.placeRef(name, tmp)
+}
+
+// placeRef renames a written and synced temp file to the ref's name and
+// syncs the folder. The caller holds the lock and has made the folders.
+func (s *Store) placeRef(name, tmp string) error {
+	final := s.refPath(name)
 	if err := os.Rename(tmp, final); err != nil {
 		_ = os.Remove(tmp)
 		return writeErr("setref", name, err)
