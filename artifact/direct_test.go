@@ -145,7 +145,12 @@ func checkEncode(t *testing.T, v any) bool {
 	if !bytes.Equal(got, want) || fmt.Sprint(unwrapAll(err)) != fmt.Sprint(wantErr) {
 		t.Fatalf("Encode(%T) = %q, %v; canon.Marshal: %q, %v", v, got, err, want, wantErr)
 	}
-	_, direct := encodeDirect(v)
+	got, direct := encodeDirect(v)
+	// With the relation list's tail written on a second goroutine, from
+	// every size up, the bytes and the verdict are the same.
+	if split, ok := encodeSplit(v, 0); ok != direct || ok && !bytes.Equal(split, got) {
+		t.Fatalf("Encode(%T) with a split: %q, %v; without: %q, %v", v, split, ok, got, direct)
+	}
 	return direct
 }
 
@@ -235,12 +240,18 @@ func TestDirectDecodeDeclines(t *testing.T) {
 // A string the canonical form cannot carry: the direct writer declines
 // and Encode returns canon.Marshal's error.
 func TestDirectEncodeInvalidUTF8(t *testing.T) {
-	b := SmeltedBundle{Relations: []RelationCandidate{{Head: "ok", Tail: "bad \xff"}}}
-	if checkEncode(t, b) {
-		t.Fatal("the direct writer encoded invalid UTF-8")
-	}
-	if _, err := Encode(b); err == nil {
-		t.Fatal("Encode accepted invalid UTF-8")
+	bad := RelationCandidate{Head: "ok", Tail: "bad \xff"}
+	good := RelationCandidate{Head: "ok", Tail: "fine"}
+	// Alone, and first or last of a list whose tail checkEncode also has
+	// written on a second goroutine.
+	for _, rels := range [][]RelationCandidate{{bad}, {bad, good, good}, {good, good, bad}} {
+		b := SmeltedBundle{Relations: rels}
+		if checkEncode(t, b) || checkEncode(t, ValidatedTripleSet{Relations: rels}) {
+			t.Fatal("the direct writer encoded invalid UTF-8")
+		}
+		if _, err := Encode(b); err == nil {
+			t.Fatal("Encode accepted invalid UTF-8")
+		}
 	}
 }
 
@@ -411,5 +422,26 @@ func TestLargeDocumentSplits(t *testing.T) {
 	}
 	if !checkDecode[SmeltedBundle](t, data) {
 		t.Fatal("the direct reader declined the large bundle")
+	}
+}
+
+// A large set, on more than one CPU, has its relation list's tail written
+// on a second goroutine; the bytes are canon.Marshal's.
+func TestLargeSetEncodesSplit(t *testing.T) {
+	var v ValidatedTripleSet
+	for i := range 6000 {
+		n := strconv.Itoa(i)
+		ref := SourceRef{SourceSHA: strings.Repeat("ab", 32), Span: "the source states that term " + n + " is a thing",
+			Adapter: "wikipedia", RetrievedAt: "2026-05-16T00:00:00Z"}
+		v.Relations = append(v.Relations, RelationCandidate{Head: "term " + n, Relation: "is", Tail: "thing " + n, Sources: []SourceRef{ref}, State: StateValidated})
+	}
+	size := validatedSetSize(&v)
+	tail := splitTail(v.Relations, size, splitFrom)
+	if size < splitFrom || tail == nil || tail.first < len(v.Relations)/3 || tail.first > len(v.Relations)*2/3 {
+		t.Fatalf("%d bytes: tail %+v", size, tail)
+	}
+	<-tail.done
+	if !checkEncode(t, &v) {
+		t.Fatal("the direct writer declined the large set")
 	}
 }

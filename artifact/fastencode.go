@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"runtime"
 	"strconv"
 
 	"formation/canon"
@@ -11,26 +12,102 @@ import (
 // whose size grows with the subject. It reports false for any other type,
 // and when a string cannot be encoded (invalid UTF-8), so that Encode
 // returns canon.Marshal's error. FuzzEncodeDirect holds the bytes equal to
-// canon.Marshal's.
+// canon.Marshal's. A large artifact, on more than one CPU, has the tail of
+// its relation list written on a second goroutine (encodedTail).
 func encodeDirect(v any) ([]byte, bool) {
-	var w writer
+	from := splitFrom
+	if runtime.GOMAXPROCS(0) == 1 {
+		from = -1
+	}
+	return encodeSplit(v, from)
+}
+
+// encodeSplit is encodeDirect with the tail of the relation list written
+// on a second goroutine when the artifact's estimated size is at least
+// from bytes (never when from < 0).
+func encodeSplit(v any, from int) ([]byte, bool) {
+	var b *SmeltedBundle
+	var vts *ValidatedTripleSet
 	switch a := v.(type) {
 	case SmeltedBundle:
-		w.buf = make([]byte, 0, bundleSize(&a))
-		w.bundle(&a)
+		b = &a
 	case *SmeltedBundle:
-		w.buf = make([]byte, 0, bundleSize(a))
-		w.bundle(a)
+		b = a
 	case ValidatedTripleSet:
-		w.buf = make([]byte, 0, validatedSetSize(&a))
-		w.validatedSet(&a)
+		vts = &a
 	case *ValidatedTripleSet:
-		w.buf = make([]byte, 0, validatedSetSize(a))
-		w.validatedSet(a)
+		vts = a
 	default:
 		return nil, false
 	}
+	var w writer
+	if b != nil {
+		size := bundleSize(b)
+		w.buf = make([]byte, 0, size)
+		w.bundle(b, splitTail(b.Relations, size, from))
+	} else {
+		size := validatedSetSize(vts)
+		w.buf = make([]byte, 0, size)
+		w.validatedSet(vts, splitTail(vts.Relations, size, from))
+	}
 	return w.buf, w.err == nil
+}
+
+// encodedTail is the encoding of a relation list's last elements, each
+// with the comma before it, written on another goroutine while the writer
+// writes everything before them: a relation's encoding depends on nothing
+// around it, so the two parts joined are the one encoding.
+type encodedTail struct {
+	first int // index of the first relation in the tail
+	buf   []byte
+	err   error
+	done  chan struct{}
+}
+
+// splitTail starts writing the tail of rels when the artifact's estimated
+// size is at least from bytes: the last relations, about half the
+// artifact's bytes (or all but the first relation), or nil.
+func splitTail(rels []RelationCandidate, size, from int) *encodedTail {
+	if from < 0 || size < from || len(rels) < 2 {
+		return nil
+	}
+	first, tail := len(rels), 0
+	for first > 1 && tail < size/2 {
+		first--
+		tail += relationSize(&rels[first]) + 1
+	}
+	t := &encodedTail{first: first, done: make(chan struct{})}
+	go func() {
+		defer close(t.done)
+		w := writer{buf: make([]byte, 0, tail)}
+		for i := first; i < len(rels); i++ {
+			w.buf = append(w.buf, ',')
+			w.relation(&rels[i])
+		}
+		t.buf, t.err = w.buf, w.err
+	}()
+	return t
+}
+
+// relations writes a relation list, its tail from t when there is one.
+func (w *writer) relations(rels []RelationCandidate, t *encodedTail) {
+	if t == nil {
+		list(w, rels, (*writer).relation)
+		return
+	}
+	w.buf = append(w.buf, '[')
+	for i := range rels[:t.first] {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.relation(&rels[i])
+	}
+	<-t.done
+	if w.err == nil {
+		w.err = t.err
+	}
+	w.buf = append(w.buf, t.buf...)
+	w.buf = append(w.buf, ']')
 }
 
 // The sizes below are the encoded length when no string needs escaping
@@ -123,7 +200,10 @@ func list[T any](w *writer, items []T, item func(*writer, *T)) {
 
 // Keys are written in code-point order, the canonical order.
 
-func (w *writer) bundle(b *SmeltedBundle) {
+// bundle and validatedSet take the tail of the relation list from t when
+// it is not nil.
+
+func (w *writer) bundle(b *SmeltedBundle, t *encodedTail) {
 	w.key(true, "concepts")
 	list(w, b.Concepts, (*writer).concept)
 	w.key(false, "counters")
@@ -131,11 +211,11 @@ func (w *writer) bundle(b *SmeltedBundle) {
 	w.key(false, "ordering_hints")
 	list(w, b.OrderingHints, (*writer).hint)
 	w.key(false, "relations")
-	list(w, b.Relations, (*writer).relation)
+	w.relations(b.Relations, t)
 	w.buf = append(w.buf, '}')
 }
 
-func (w *writer) validatedSet(v *ValidatedTripleSet) {
+func (w *writer) validatedSet(v *ValidatedTripleSet, t *encodedTail) {
 	w.key(true, "concepts")
 	list(w, v.Concepts, (*writer).concept)
 	w.key(false, "counters")
@@ -149,7 +229,7 @@ func (w *writer) validatedSet(v *ValidatedTripleSet) {
 	w.key(false, "quarantined")
 	list(w, v.Quarantined, (*writer).relation)
 	w.key(false, "relations")
-	list(w, v.Relations, (*writer).relation)
+	w.relations(v.Relations, t)
 	w.field("schema_version", v.SchemaVersion)
 	w.field("subject_id", v.SubjectID)
 	w.buf = append(w.buf, '}')
