@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"formation/artifact"
 	"formation/audit"
 	"formation/internal/exitcode"
 	"formation/stage"
@@ -394,5 +395,33 @@ func TestRefWritesAfterTheRecord(t *testing.T) {
 				t.Errorf("faults %v: latest record %+v", failing, rec)
 			}
 		}
+	}
+}
+
+// The audit batch is encoded and written beside the output; a batch that
+// cannot be encoded fails the stage once the output is stored: no record,
+// no cache entry, no ref.
+func TestUnencodableAuditFailsTheStage(t *testing.T) {
+	ctx := context.Background()
+	env, dir := newEnv(t)
+	spec := stage.Spec{Stage: "forge", Version: "1", Subject: "optics"}
+	res, err := env.Run(ctx, spec, func(context.Context) (stage.Output, error) {
+		return stage.Output{Artifact: map[string]any{"out": 1}, Audit: []audit.Record{{Kind: audit.KindNote, Key: "bad \xff"}}}, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "audit: encode") {
+		t.Fatalf("an unencodable record: %v", err)
+	}
+	if recs := auditOf(t, env, "optics", "forge"); len(recs) != 0 {
+		t.Fatalf("records written: %+v", recs)
+	}
+	if _, err := env.ResolveRef(ctx, "optics", "forge"); exitcode.Of(err) != exitcode.NotFound {
+		t.Fatalf("ref moved: %v", err)
+	}
+	if _, ok, _ := env.Cache.Last(ctx, "optics", "forge"); ok {
+		t.Fatal("the output was recorded in the cache")
+	}
+	body, _ := artifact.Encode(map[string]any{"out": 1})
+	if _, err := os.Stat(objectPath(dir, store.DigestOf(body))); err != nil || res.Output != "" {
+		t.Fatalf("the output was not stored beside the failed batch (%v), or reported as %q", err, res.Output)
 	}
 }
