@@ -16,7 +16,7 @@ import (
 // text of the suite, the held-out parts, the real imperatives and the
 // benchmark's conversation, the gate's outcome and the identity check's
 // score are the same either way, and some sentences were taken from the
-// record.
+// record (a quiet one is not recorded: neither reader scans it).
 func TestSharedSignalReadingIsReadingAlone(t *testing.T) {
 	f := newFixture(t, nil, nil)
 	gate, geo := f.rt.gate, f.rt.geometry
@@ -47,7 +47,9 @@ func TestSharedSignalReadingIsReadingAlone(t *testing.T) {
 		}
 		reread += shared.Reread()
 	}
-	if reread < len(texts)/2 {
+	// A quiet sentence is read by neither (override.Quiet), so only the
+	// others count: about two texts in five have one taken.
+	if reread < len(texts)/3 {
 		t.Fatalf("%d sentences taken from the record over %d texts", reread, len(texts))
 	}
 	t.Logf("%d texts, %d sentences taken from the record", len(texts), reread)

@@ -26,8 +26,11 @@ type scanStep struct {
 // scans every time. The tokens are kept, not copied: a reader must not
 // modify them after.
 func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool) {
+	if sc.quiet(toks) {
+		return Finding{}, false // what Next says of it, without a record
+	}
 	if l == nil {
-		return sc.Next(toks)
+		return sc.next(toks)
 	}
 	if l.scanned != s {
 		l.scanned, l.steps = s, l.steps[:0]
@@ -40,7 +43,7 @@ func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool)
 		}
 	}
 	before := *sc
-	f, ok := sc.Next(toks)
+	f, ok := sc.next(toks)
 	if k == len(l.steps) {
 		l.steps = append(l.steps, scanStep{before: before, after: *sc, toks: toks, f: f, ok: ok})
 	}
