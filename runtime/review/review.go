@@ -133,6 +133,11 @@ type Gate struct {
 	verbs     map[string]verbForm
 	verbWords *text.WordSet
 	rules     []rule
+	// anyWaker holds every rule's wakers; always marks the rules tried on
+	// every text, bySignal those the shared signal's words wake (bit i:
+	// rules[i]).
+	anyWaker         *text.WordSet
+	always, bySignal uint64
 }
 
 // verbForm is a word's base form in each of the gate's verb-form maps
@@ -181,6 +186,7 @@ func NewGate(extraTargets ...string) *Gate {
 	g.verbs = g.newVerbs()
 	g.verbWords = keys(g.verbs)
 	g.rules = g.newRules()
+	g.newWakers()
 	return g
 }
 
@@ -204,7 +210,7 @@ func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
 
 func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
 	t := g.normalizeLean(text, lean)
-	t.lean, t.signal = lean, &signalReading{}
+	t.lean = lean
 	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
 	}
