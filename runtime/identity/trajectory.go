@@ -279,10 +279,26 @@ func isContraction(base string) bool {
 	return false
 }
 
-// known reports a word the check weighs.
-func (g *Geometry) known(w string) bool {
-	_, held := g.holds[w]
-	return held || g.lex.push[w] > 0 || g.lex.bearer.Has(w) || g.lex.imperative.Has(w) || override.Known(w)
+// known reports a word the check weighs: one it holds, one that pushes,
+// the bearer's, an imperative, or one the shared signal reads. The maps are
+// gathered into one set (weighedWords), asked instead of each of them: a
+// token that spells another word with digits is read twice on every turn.
+func (g *Geometry) known(w string) bool { return g.weighed.Has(w) || override.Known(w) }
+
+// weighedWords is the set known asks: the keys of the holdings, the words
+// that push, the bearer's and the imperatives.
+func (g *Geometry) weighedWords() *text.WordSet {
+	var words []string
+	for w := range g.holds {
+		words = append(words, w)
+	}
+	for w, p := range g.lex.push {
+		if p > 0 {
+			words = append(words, w)
+		}
+	}
+	words = append(words, g.lex.bearer.Words()...)
+	return text.NewWordSet(append(words, g.lex.imperative.Words()...)...)
 }
 
 // splitSentences cuts a turn at sentence and clause punctuation. A colon

@@ -120,11 +120,18 @@ func unleet(tok string) string {
 	// one of the signal's words ("term1234" never is).
 	var buf [32]byte
 	for _, m := range leet {
-		switch x := m.Append(buf[:0], tok); {
-		case vocabulary.Has(string(x)) || slang[string(x)] != nil:
+		x := m.Append(buf[:0], tok)
+		if vocabulary.Has(string(x)) {
 			return string(x)
-		case misspelt[string(x)] != "":
-			return misspelt[string(x)]
+		}
+		if !respelt.Has(string(x)) {
+			continue // in neither map: most readings ("termoooo")
+		}
+		if slang[string(x)] != nil {
+			return string(x)
+		}
+		if noun := misspelt[string(x)]; noun != "" {
+			return noun
 		}
 	}
 	return tok
