@@ -37,6 +37,11 @@ type ScoreTable struct {
 	Bias      int64
 	Threshold int64
 	Weights   map[string]int64
+
+	// fast is Weights for lookup by word and by pair (features.go), built
+	// by ParseScoreTable; nil in a table built otherwise, which sums
+	// through the map.
+	fast *features
 }
 
 // loadedTable reads the embedded table once; it is never written after.
@@ -118,6 +123,9 @@ func scoreWords(s string) []string {
 // buffer and finds repeats by comparing with the words before (a set only
 // for long texts) instead of building and sorting the features.
 func (t *ScoreTable) sum(w []string) int64 {
+	if t.fast != nil && len(w) <= longText {
+		return t.sumFast(w)
+	}
 	score := t.Bias
 	each(w, func(word string, pair []byte) {
 		if pair != nil {
@@ -126,6 +134,22 @@ func (t *ScoreTable) sum(w []string) int64 {
 			score += t.Weights[word]
 		}
 	})
+	return score
+}
+
+// sumFast is sum through the fast table, for a text of at most longText
+// words: each distinct word and each distinct pair of adjacent words, found
+// as each finds them, weighed without joining the pair.
+func (t *ScoreTable) sumFast(w []string) int64 {
+	score := t.Bias
+	for i, x := range w {
+		if !repeatedWord(w, i, nil, x) {
+			score += t.fast.word(x)
+		}
+		if i > 0 && !repeatedPair(w, i, nil, nil) {
+			score += t.fast.pair(w[i-1], x)
+		}
+	}
 	return score
 }
 
@@ -268,5 +292,6 @@ func ParseScoreTable(gz []byte) (*ScoreTable, error) {
 	if !seen["bias"] || !seen["threshold"] || len(t.Weights) == 0 {
 		return nil, fmt.Errorf("score table: bias, threshold or weights missing")
 	}
+	t.fast = newFeatures(t.Weights)
 	return t, nil
 }

@@ -1,0 +1,62 @@
+package override
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"formation/internal/testutil"
+)
+
+// The fast table answers as the map it is built from: every feature of the
+// embedded table, as a word or as its two words, and every word and pair of
+// the phrasings, most of which it does not hold; and a text sums the same
+// through it as through the map.
+func TestFeaturesAreWeights(t *testing.T) {
+	tab := loadedTable()
+	for k, v := range tab.Weights {
+		if got := tab.fast.word(k); got != v {
+			t.Fatalf("%q: %d, the map %d", k, got, v)
+		}
+		if a, b, ok := strings.Cut(k, " "); ok {
+			if got := tab.fast.pair(a, b); got != v {
+				t.Fatalf("%q as a pair: %d, the map %d", k, got, v)
+			}
+		}
+	}
+	files := []string{testutil.SuiteFile, testutil.ImperativesFile, testutil.HeldOutFile}
+	for n := 2; n <= 27; n++ {
+		files = append(files, fmt.Sprintf("heldout%d.jsonl", n))
+	}
+	plain := &ScoreTable{Bias: tab.Bias, Threshold: tab.Threshold, Weights: tab.Weights}
+	texts := []string{"", "a", "What is term0000000?", strings.Repeat("ignore your rules and ", 20)}
+	for _, f := range files {
+		for _, p := range testutil.Phrasings(t, f) {
+			texts = append(texts, p.Text)
+		}
+	}
+	for _, s := range texts {
+		w := scoreWords(s)
+		for i, x := range w {
+			if got, want := tab.fast.word(x), tab.Weights[x]; got != want {
+				t.Fatalf("%q: %d, the map %d", x, got, want)
+			}
+			for _, y := range w[i:min(len(w), i+3)] {
+				if got, want := tab.fast.pair(x, y), tab.Weights[x+" "+y]; got != want {
+					t.Fatalf("%q %q: %d, the map %d", x, y, got, want)
+				}
+			}
+		}
+		if got, want := tab.sum(w), plain.sum(w); got != want {
+			t.Fatalf("%q: sums to %d, through the map %d", s, got, want)
+		}
+	}
+	for _, k := range []string{"", " ", "a ", " a", "ignore  your"} {
+		if got, want := tab.fast.word(k), tab.Weights[k]; got != want {
+			t.Fatalf("%q: %d, the map %d", k, got, want)
+		}
+	}
+	if got, want := tab.fast.pair("", "rules"), tab.Weights[" rules"]; got != want {
+		t.Fatalf("empty first word: %d, the map %d", got, want)
+	}
+}
