@@ -99,9 +99,9 @@ func (s *Session) safety(ts *turnState, cond float64) {
 // traceHash folds the turn into its hash.
 func (s *Session) traceHash(ts *turnState) {
 	r := &ts.resp
-	cites := make([]trace.Cite, len(r.Citations))
-	for i, c := range r.Citations {
-		cites[i] = trace.Cite{SourceSHA: c.SourceSHA, Span: c.Span, TextSHA: c.TextSHA, Start: c.Start, End: c.End}
+	cites := s.scratch.cites[:0]
+	for _, c := range r.Citations {
+		cites = append(cites, trace.Cite{SourceSHA: c.SourceSHA, Span: c.Span, TextSHA: c.TextSHA, Start: c.Start, End: c.End})
 	}
 	p := trace.Payload{
 		InputText: ts.input, FilteredTokens: ts.utt.Tokens,
@@ -117,7 +117,8 @@ func (s *Session) traceHash(ts *turnState) {
 		// The raw input cannot be hashed as text; its digest stands in.
 		p.InputText = fmt.Sprintf("malformed:%x", sha256Sum(ts.input))
 	}
-	h, err := trace.ComputeTraceHash(p)
+	h, err := s.scratch.hasher.Hash(p)
+	s.scratch.cites = cites[:0]
 	if err != nil {
 		h = fmt.Sprintf("unhashable:%x", sha256Sum(err.Error()))
 	}
