@@ -95,15 +95,14 @@ func (w *writer) str(s string) {
 // are found eight bytes at a time by the "has a byte below n" word trick,
 // exact for n <= 0x80 whatever the other bytes are, so the bytes of a
 // multi-byte rune never pass for one; UTF-8 is checked only when a byte
-// has its high bit on, and only from the first eight bytes that hold one:
-// what comes before is ASCII, valid whatever follows.
+// has its high bit on.
 func copyable(s string) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
 	i := 0
-	ascii := len(s) // s[:ascii] is ASCII
+	var seen uint64 // every byte or'ed: its high bit says whether to check UTF-8
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 		control := (x - 0x20*ones) &^ x
@@ -114,20 +113,16 @@ func copyable(s string) bool {
 		if (control|quote|backslash)&highs != 0 {
 			return false
 		}
-		if x&highs != 0 && ascii > i {
-			ascii = i
-		}
+		seen |= x
 	}
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == '"' || c == '\\' {
 			return false
 		}
-		if c >= 0x80 && ascii > i {
-			ascii = i
-		}
+		seen |= uint64(c)
 	}
-	return ascii == len(s) || utf8.ValidString(s[ascii:])
+	return seen&highs == 0 || utf8.ValidString(s)
 }
 
 // kept is where the encoding of a string sits in the writer's bytes.
