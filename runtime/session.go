@@ -47,6 +47,7 @@ type scratch struct {
 	ts     turnState    // the turn under way
 	hasher trace.Hasher // the trace payload's buffer
 	cites  []trace.Cite // the trace payload's citations
+	walk   walkScratch  // a walk's working sets
 }
 
 // NewSession starts a conversation over the runtime's knowledge.
