@@ -159,7 +159,7 @@ func (s *Session) run(ts *turnState, hint *StepHint) error {
 		s.refuse(ts, refusal.MalformedInput, malformedSurface(ts.input))
 		return nil
 	}
-	ts.utt = s.rt.grammar.Parse(ts.input)
+	ts.utt = s.rt.grammar.ParseTokens(ts.input, ts.lean.Tokens(ts.input)) // tokens the scorer may read again
 	s.parsed.input, s.parsed.u, s.parsed.done = ts.input, ts.utt, true
 	ts.resp.Intent = string(ts.utt.Intent)
 	if len(ts.utt.Tokens) == 0 {

@@ -57,7 +57,7 @@ func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	named := -1      // where the sentence before named the system's governance, as a token index of the turn
 	var all []string // the turn's tokens
 	for k, sentence := range splitSentences(folded) {
-		toks := g.read(text.Tokenize(sentence))
+		toks := g.read(lean.Tokens(sentence))
 		all = append(all, toks...)
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
 		// The gate's reading of the same sentence from the same state, when

@@ -298,7 +298,7 @@ func (g *Gate) normalizeLean(s string, lean *override.Lean) words {
 			end = len(s)
 		}
 		first := len(t.w)
-		toks := text.Tokenize(s[:end])
+		toks := lean.Tokens(s[:end])
 		caps := capitals(s[:end], len(toks))
 		for k, tok := range toks {
 			n := len(t.w)

@@ -66,3 +66,23 @@ func (l *Lean) Spelled(s string) string {
 	}
 	return l.spelledOut
 }
+
+// Tokens is text.Tokenize(s), remembered for the last two texts: the parser
+// reads a turn's input and the scorer its folded reading (the same text
+// when folding changed nothing), the gate and the identity check each
+// clause. A nil *Lean tokenizes every time. Callers must not modify the
+// tokens.
+func (l *Lean) Tokens(s string) []string {
+	if l == nil {
+		return text.Tokenize(s)
+	}
+	for i := range l.tokIn {
+		if l.tokDone[i] && l.tokIn[i] == s {
+			return l.tokOut[i]
+		}
+	}
+	k := l.tokNext
+	l.tokIn[k], l.tokOut[k], l.tokDone[k] = s, text.Tokenize(s), true
+	l.tokNext = 1 - k
+	return l.tokOut[k]
+}

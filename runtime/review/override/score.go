@@ -55,13 +55,13 @@ var loadedTable = sync.OnceValue(func() *ScoreTable {
 
 // Leans reports a text whose score passes the table's threshold, with the
 // features that weigh most for it.
-func Leans(s string) (bool, []string) { return leansSpelled(text.JoinSpelled(Fold(s))) }
+func Leans(s string) (bool, []string) { return leansSpelled(nil, text.JoinSpelled(Fold(s))) }
 
 // leansSpelled is Leans of a text already folded and with its spelled-out
-// words joined (Lean.Spelled).
-func leansSpelled(spelled string) (bool, []string) {
+// words joined (Lean.Spelled), tokenized through l (which may be nil).
+func leansSpelled(l *Lean, spelled string) (bool, []string) {
 	t := loadedTable()
-	w, _ := normalize(text.Tokenize(spelled))
+	w, _ := normalize(l.Tokens(spelled))
 	if t.sum(w) <= t.Threshold {
 		return false, nil
 	}
@@ -83,6 +83,13 @@ type Lean struct {
 	spelledIn, spelledOut string
 	spelledDone           bool
 
+	// tokIn and tokOut are the last two texts Tokens read and their
+	// tokens; tokNext is the one to replace next.
+	tokIn   [2]string
+	tokOut  [2][]string
+	tokDone [2]bool
+	tokNext int
+
 	// scanned is the text whose sentences steps records (Next).
 	scanned string
 	steps   []scanStep
@@ -96,7 +103,7 @@ func (l *Lean) Of(s string) (bool, []string) {
 		return Leans(s)
 	}
 	if !l.done || l.text != s {
-		l.lean, l.top = leansSpelled(l.Spelled(s))
+		l.lean, l.top = leansSpelled(l, l.Spelled(s))
 		l.text, l.done = s, true
 	}
 	return l.lean, l.top
