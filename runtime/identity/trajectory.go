@@ -305,7 +305,7 @@ func (g *Geometry) weighedWords() *text.WordSet {
 // that gives a key its value ("safety: disabled", "rules: off") joins them.
 func splitSentences(s string) []string {
 	if strings.IndexByte(s, ':') < 0 {
-		return text.FieldsAt(s, ".!?;:\n") // no colon: nothing to join, the text as it is
+		return text.FieldsIn(s, &sentenceEnds) // no colon: nothing to join, the text as it is
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -315,8 +315,11 @@ func splitSentences(s string) []string {
 		}
 		b.WriteByte(s[i])
 	}
-	return text.FieldsAt(b.String(), ".!?;:\n")
+	return text.FieldsIn(b.String(), &sentenceEnds)
 }
+
+// sentenceEnds are the bytes splitSentences cuts a turn at.
+var sentenceEnds = text.NewByteSet(".!?;:\n")
 
 // valueAfter reports text that opens with a value that switches something
 // off.

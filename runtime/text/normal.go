@@ -75,7 +75,7 @@ func Words(s string) []string {
 	if IsASCII(s) {
 		// isSeparator holds for exactly these ASCII bytes: the controls and
 		// the space.
-		fields := FieldsAt(strings.ToLower(s), asciiSeparators)
+		fields := FieldsIn(strings.ToLower(s), &wordSeparators)
 		out = make([]string, 0, len(fields)+2) // room for a contraction or two spelled out
 		for _, f := range fields {
 			out = appendWord(out, f)
@@ -94,6 +94,9 @@ func Words(s string) []string {
 // asciiSeparators are the ASCII runes isSeparator holds for.
 const asciiSeparators = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f" +
 	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f \x7f"
+
+// wordSeparators is asciiSeparators as a set, built once.
+var wordSeparators = NewByteSet(asciiSeparators)
 
 // isSeparator: white space and control characters separate words.
 func isSeparator(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }

@@ -156,6 +156,9 @@ func FuzzFastPaths(f *testing.F) {
 			if n, toks := countASCIITokens(s), tokenizeASCII(s); n != len(toks) {
 				t.Fatalf("countASCIITokens(%q) = %d, tokenizeASCII finds %d", s, n, len(toks))
 			}
+			if got, want := tokenizeASCIICounted(s), tokenizeASCII(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("tokenizeASCIICounted(%q) = %q, tokenizeASCII %q", s, got, want)
+			}
 		}
 		checkFieldsAt(t, s)
 		if got, want := Words(s), wordsGrown(s); !reflect.DeepEqual(got, want) {
@@ -287,5 +290,24 @@ func TestRelationFastPathIsTokenized(t *testing.T) {
 	}
 	if plain == 0 {
 		t.Fatal("no plain name reached")
+	}
+}
+
+// tokenizeASCII gathers up to shortText tokens on the stack and counts a
+// longer text first: the same tokens either way, at every length around the
+// bound, as the rune tokenizer finds.
+func TestTokenizeShortAndLong(t *testing.T) {
+	words := []string{"What", "is", "term0000057", "don't", "A_B", "x'", "'y", "ok"}
+	for n := 0; n <= 3*shortText; n++ {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(words[(i*5+n)%len(words)])
+			b.WriteString([]string{" ", ". ", "?", ", "}[i%4])
+		}
+		s := b.String()
+		got, counted, runes := tokenizeASCII(s), tokenizeASCIICounted(s), tokenizeRunes(s)
+		if !reflect.DeepEqual(got, counted) || !reflect.DeepEqual(got, runes) {
+			t.Fatalf("%d words %q: %q, counted %q, by runes %q", n, s, got, counted, runes)
+		}
 	}
 }

@@ -272,5 +272,8 @@ func ScanText(s string) (Finding, int, bool) {
 func Sentences(s string) []string {
 	s = text.JoinHyphenated(text.JoinSpelled(Fold(s)), Known)
 	s = InnerDots(s)
-	return text.FieldsAt(s, ".!?;:\n")
+	return text.FieldsIn(s, &sentenceEnds)
 }
+
+// sentenceEnds are the bytes Sentences cuts a text at.
+var sentenceEnds = text.NewByteSet(".!?;:\n")
