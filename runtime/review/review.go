@@ -138,6 +138,9 @@ type Gate struct {
 	// rules[i]).
 	anyWaker         *text.WordSet
 	always, bySignal uint64
+	// quietPath says that every rule tried on every text reads the text,
+	// not its words, so that a quiet text needs no words (quietText).
+	quietPath bool
 }
 
 // verbForm is a word's base form in each of the gate's verb-form maps
@@ -209,6 +212,23 @@ func (g *Gate) ReviewLean(utterance string, lean *override.Lean) Outcome {
 func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
 
 func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
+	if n, quiet := g.quietText(text, lean); quiet {
+		// Every word is a token read as it is and no waker: the rules tried
+		// on every text decide, without the words.
+		if n == 0 {
+			return Outcome{Outcome: RejectedEmpty}
+		}
+		t := words{text: text, lean: lean}
+		for i, r := range g.rules {
+			if g.always&(1<<i) == 0 {
+				continue
+			}
+			if ev, ok := r.fn(t); ok {
+				return Outcome{Outcome: RejectedIdentity, Rule: r.name, Evidence: ev}
+			}
+		}
+		return Outcome{Outcome: Accepted}
+	}
 	t := g.normalizeLean(text, lean)
 	t.lean = lean
 	if len(t.w) == 0 {

@@ -1,6 +1,8 @@
 package review
 
 import (
+	"strings"
+
 	"formation/runtime/review/override"
 	"formation/runtime/text"
 )
@@ -28,9 +30,10 @@ const signalWakes = -1
 //     and speak forms), "role play", "play", "stay (in character)" and the
 //     other words of inCharacter, "be", "(stop) being", and the verbs of
 //     newIdentity ("take on", "assume", "adopt", ...);
-//   - governance_directive: a change verb or a particle verb (directiveAt);
-//   - passive_disable: a participle, a particle verb's form, or "thrown",
-//     "taken", "given", "done" (phrasalParticiple);
+//   - governance_directive: a change verb, or the particle of a particle
+//     verb, which directiveAt wants beside it ("turn ... off");
+//   - passive_disable: a participle, or the particle of a particle verb's
+//     participle, which phrasalParticiple wants after it ("set aside");
 //   - voided_governance: a target noun (strong, owned, or an extra target),
 //     the system as subject ("you", an identity noun, "self": lapsed), or
 //     "keep" or "leave" (keptOff);
@@ -49,10 +52,9 @@ func (g *Gate) wakers(name string) (*text.WordSet, int) {
 		words = append(words, identityVerbs.Words()...)
 		return g.verbsWhere(func(v verbForm) bool { return v.adopt != "" || v.act != "" || v.speak != "" }, words...), 0
 	case "governance_directive":
-		return g.verbsWhere(func(v verbForm) bool { return v.phrasal != "" || v.isChange }), 0
+		return g.verbsWhere(func(v verbForm) bool { return v.isChange }, g.particles()...), 0
 	case "passive_disable":
-		words := append(l.participles.Words(), "thrown", "taken", "given", "done")
-		return g.verbsWhere(func(v verbForm) bool { return v.phrasal != "" }, words...), 0
+		return union(g.particles(), l.participles), 0
 	case "voided_governance":
 		words := append(identityNouns.Words(), "you", "self", "keep", "keeping", "leave", "leaving")
 		return union(words, l.strong, l.owned, g.extra), 0
@@ -79,6 +81,16 @@ func (g *Gate) verbsWhere(keep func(verbForm) bool, words ...string) *text.WordS
 		}
 	}
 	return text.NewWordSet(words...)
+}
+
+// particles are the words every particle verb wants beside it ("off",
+// "aside", "away", ...).
+func (g *Gate) particles() []string {
+	var out []string
+	for _, ps := range g.lex.phrasal {
+		out = append(out, ps...)
+	}
+	return out
 }
 
 // union is the set of the words given and of every word of the sets.
@@ -111,6 +123,7 @@ func (g *Gate) woken(w []string) uint64 {
 // newWakers fills in each rule's wakers and the gate's masks.
 func (g *Gate) newWakers() {
 	var all []string
+	wordless := true
 	for i := range g.rules {
 		r := &g.rules[i]
 		var how int
@@ -120,9 +133,60 @@ func (g *Gate) newWakers() {
 			g.bySignal |= 1 << i
 		case r.wakers == nil:
 			g.always |= 1 << i
+			wordless = wordless && r.name == "scored_override"
 		default:
 			all = append(all, r.wakers.Words()...)
 		}
 	}
 	g.anyWaker = text.NewWordSet(all...)
+	g.quietPath = wordless
+}
+
+// quietText reports an ASCII text every word of which the gate reads as the
+// token it is and no rule's waker: normalizeLean would give its tokens as
+// they are (no hyphen to join, no contraction to spell out, no digits to
+// read as letters), and woken would wake only the rules tried on every
+// text, the scorer, which reads the text and not the words. It returns how
+// many words the text has, and marks its clauses' tokens quiet in lean for
+// the identity check's reading of the same sentences. It is false when the
+// gate has a rule tried on every text that reads the words (quietPath).
+func (g *Gate) quietText(orig string, lean *override.Lean) (n int, quiet bool) {
+	if !g.quietPath || !text.IsASCII(orig) {
+		return 0, false
+	}
+	s := lean.Spelled(orig)
+	if strings.IndexByte(s, '-') >= 0 {
+		return 0, false // JoinHyphenated and joinRePrefix may join words
+	}
+	for rest := s; len(rest) > 0; {
+		end := strings.IndexAny(rest, clauseEnds)
+		if end < 0 {
+			end = len(rest)
+		}
+		toks := lean.Tokens(rest[:end]) // the clause normalizeLean reads
+		for _, tok := range toks {
+			if !g.quietWord(tok) {
+				return 0, false
+			}
+		}
+		n += len(toks)
+		rest = rest[min(end+1, len(rest)):]
+	}
+	for rest := s; len(rest) > 0; {
+		end := strings.IndexAny(rest, clauseEnds)
+		if end < 0 {
+			end = len(rest)
+		}
+		lean.MarkQuiet(lean.Tokens(rest[:end]))
+		rest = rest[min(end+1, len(rest)):]
+	}
+	return n, true
+}
+
+// quietWord reports a token normalizeLean keeps as it is (no apostrophe to
+// expand, no digits read as one of the gate's words) that wakes no rule
+// and that the shared signal knows to be quiet.
+func (g *Gate) quietWord(tok string) bool {
+	return !g.anyWaker.Has(tok) && override.Quiet(tok) && strings.IndexByte(tok, '\'') < 0 &&
+		(!override.Leetable(tok) || g.unleet(tok) == tok)
 }

@@ -26,7 +26,7 @@ type scanStep struct {
 // scans every time. The tokens are kept, not copied: a reader must not
 // modify them after.
 func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool) {
-	if sc.quiet(toks) {
+	if *sc == (Scanner{}) && l.markedQuiet(toks) || sc.quiet(toks) {
 		return Finding{}, false // what Next says of it, without a record
 	}
 	if l == nil {
@@ -85,4 +85,29 @@ func (l *Lean) Tokens(s string) []string {
 	l.tokIn[k], l.tokOut[k], l.tokDone[k] = s, text.Tokenize(s), true
 	l.tokNext = 1 - k
 	return l.tokOut[k]
+}
+
+// MarkQuiet records tokens a caller found every one of which Quiet passes
+// (the gate, reading a turn's clauses), so that a reader of the same
+// tokens, from a scanner's zero state, takes that instead of asking again.
+// The last four are kept; the tokens must not be modified after.
+func (l *Lean) MarkQuiet(toks []string) {
+	if l == nil {
+		return
+	}
+	l.quiet[l.quietNext] = toks
+	l.quietNext = (l.quietNext + 1) % len(l.quiet)
+}
+
+// markedQuiet reports tokens equal to ones marked quiet.
+func (l *Lean) markedQuiet(toks []string) bool {
+	if l == nil {
+		return false
+	}
+	for _, q := range l.quiet {
+		if q != nil && slices.Equal(q, toks) {
+			return true
+		}
+	}
+	return false
 }

@@ -90,6 +90,11 @@ type Lean struct {
 	tokDone [2]bool
 	tokNext int
 
+	// quiet are the last token lists marked quiet (MarkQuiet); quietNext is
+	// the one to replace next.
+	quiet     [4][]string
+	quietNext int
+
 	// scanned is the text whose sentences steps records (Next).
 	scanned string
 	steps   []scanStep
