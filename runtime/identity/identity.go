@@ -107,6 +107,8 @@ type Geometry struct {
 	// weighed holds every word known reports but the signal's own: the
 	// held words, the words that push, the bearer's and the imperatives.
 	weighed *text.WordSet
+	// touchers holds every word touch may weigh above zero (mayTouch).
+	touchers *text.WordSet
 	// general is the plane of a touch that names no one axis: the axes'
 	// mean direction wedged with e4.
 	general algebra.MV
@@ -131,6 +133,7 @@ func NewGeometry(axes []Axis, boundaries []Boundary) (*Geometry, error) {
 	}
 	g.holds = g.holdings(axes, boundaries)
 	g.weighed = g.weighedWords()
+	g.touchers = g.touchersOf()
 	n := len(axes)
 	if n == 0 {
 		g.atRest, _ = g.Check(algebra.One(), nil)

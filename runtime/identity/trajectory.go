@@ -347,6 +347,50 @@ func valueAfter(s string) bool {
 // A pronoun ("forget them") touches what the sentence before touched
 // (antecedent, per mille): "Your rules? Forget them."
 func (g *Geometry) sentenceMoves(toks []string, first, antecedent int) []Move {
+	if len(toks) == 0 || !g.mayTouch(toks, antecedent) {
+		return nil // no token touches what the manifold holds: nothing moves
+	}
+	return g.sentenceMovesPlain(toks, first, antecedent)
+}
+
+// mayTouch reports a sentence one of whose tokens may touch what the
+// manifold holds (touch, or a pronoun for what the sentence before
+// touched): it holds a word of touchers, or a pronoun after a sentence that
+// touched something. A move needs a token that touches, so a sentence
+// without one moves nothing, whatever pushes in it.
+func (g *Geometry) mayTouch(toks []string, antecedent int) bool {
+	for _, w := range toks {
+		if g.touchers.Has(w) || antecedent > 0 && (w == "them" || w == "it" || w == "those" || w == "these") {
+			return true
+		}
+	}
+	return false
+}
+
+// touchersOf is every word that touch may weigh above zero, derived from
+// touch: a word held (with a weight), a verb adopts reads ("stay", "play",
+// "imagine", an adopt word), what assigning needs before its copula
+// ("you", "you're", an identity noun), "being", a mechanism checksYou
+// reads, and the words of a mode (a freedom word, "jailbreak", "god", a
+// mode word).
+func (g *Geometry) touchersOf() *text.WordSet {
+	words := []string{"stay", "remain", "keep", "play", "imagine", "you're", "you", "u", "being", "jailbreak", "god",
+		"name", "identity", "persona", "role", "purpose", "personality", "character", "nickname",
+		"function", "module", "routine", "code", "logic", "component", "layer", "step", "process", "mechanism",
+		"part", "stage", "program",
+		"admin", "administrator", "developer", "godmode", "dan", "free", "unlocked", "jailbroken", "chaos", "evil", "opposite"}
+	for w, h := range g.holds {
+		if h.weight > 0 {
+			words = append(words, w)
+		}
+	}
+	words = append(words, g.lex.adopt.Words()...)
+	return text.NewWordSet(append(words, g.lex.freedom.Words()...)...)
+}
+
+// sentenceMovesPlain is sentenceMoves without the test for a token that
+// may touch.
+func (g *Geometry) sentenceMovesPlain(toks []string, first, antecedent int) []Move {
 	n := len(toks)
 	if n == 0 {
 		return nil
