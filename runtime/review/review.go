@@ -313,10 +313,7 @@ func (g *Gate) normalizeLean(s string, lean *override.Lean) words {
 	t := words{w: make([]string, 0, n), caps: make([]bool, 0, n), starts: make([]int, 0, 4), opens: make([]bool, 0, 4), text: orig}
 	opens := true // whether the next clause opens a sentence
 	for len(s) > 0 {
-		end := strings.IndexAny(s, clauseEnds)
-		if end < 0 {
-			end = len(s)
-		}
+		end := nextClauseEnd(s)
 		first := len(t.w)
 		toks := lean.Tokens(s[:end])
 		caps := capitals(s[:end], len(toks))

@@ -158,30 +158,41 @@ func (g *Gate) quietText(orig string, lean *override.Lean) (n int, quiet bool) {
 	if strings.IndexByte(s, '-') >= 0 {
 		return 0, false // JoinHyphenated and joinRePrefix may join words
 	}
-	for rest := s; len(rest) > 0; {
-		end := strings.IndexAny(rest, clauseEnds)
-		if end < 0 {
-			end = len(rest)
-		}
+	var clauses [4][]string // the first clauses' tokens, to mark once all are read
+	k := 0
+	for rest := s; len(rest) > 0; k++ {
+		end := nextClauseEnd(rest)
 		toks := lean.Tokens(rest[:end]) // the clause normalizeLean reads
 		for _, tok := range toks {
 			if !g.quietWord(tok) {
 				return 0, false
 			}
 		}
+		if k < len(clauses) {
+			clauses[k] = toks
+		}
 		n += len(toks)
 		rest = rest[min(end+1, len(rest)):]
 	}
-	for rest := s; len(rest) > 0; {
-		end := strings.IndexAny(rest, clauseEnds)
-		if end < 0 {
-			end = len(rest)
-		}
-		lean.MarkQuiet(lean.Tokens(rest[:end]))
-		rest = rest[min(end+1, len(rest)):]
+	for _, toks := range clauses[:min(k, len(clauses))] {
+		lean.MarkQuiet(toks)
 	}
 	return n, true
 }
+
+// nextClauseEnd is the index of the first clause end in s
+// (strings.IndexAny(s, clauseEnds)), or len(s).
+func nextClauseEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		if clauseSet.Has(s[i]) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// clauseSet is clauseEnds as a set of bytes (all ASCII).
+var clauseSet = text.NewByteSet(clauseEnds)
 
 // quietWord reports a token normalizeLean keeps as it is (no apostrophe to
 // expand, no digits read as one of the gate's words) that wakes no rule

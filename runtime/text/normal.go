@@ -104,7 +104,10 @@ func isSeparator(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r
 // appendWord trims w and appends its expansion, itself normalised, so that
 // a second pass finds nothing left to do ("x's's" → "x", "x.'s" → "x").
 func appendWord(out []string, w string) []string {
-	w = trimWord(strings.ReplaceAll(w, "’", "'"))
+	if strings.IndexByte(w, "’"[0]) >= 0 { // the curly apostrophe's first byte: most words have none
+		w = strings.ReplaceAll(w, "’", "'")
+	}
+	w = trimWord(w)
 	if w == "" {
 		return out
 	}
@@ -208,9 +211,15 @@ func closesInside(w string, r rune) bool {
 // expandTokens applies the word expansion of Words to tokens that are
 // already lower-case word runs (Term's tokens).
 func expandTokens(toks []string) []string {
-	var out []string
+	if len(toks) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(toks)+2) // room for a contraction or two spelled out
 	for _, t := range toks {
 		out = appendWord(out, t)
+	}
+	if len(out) == 0 {
+		return nil // no words: nil, as when out grew word by word
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -156,6 +157,9 @@ func FuzzFastPaths(f *testing.F) {
 			if n, toks := countASCIITokens(s), tokenizeASCII(s); n != len(toks) {
 				t.Fatalf("countASCIITokens(%q) = %d, tokenizeASCII finds %d", s, n, len(toks))
 			}
+			if got, want := hasSpelled(s), hasSpelledPlain(s); got != want {
+				t.Fatalf("hasSpelled(%q) = %v, trying every byte %v", s, got, want)
+			}
 			if got, want := tokenizeASCIICounted(s), tokenizeASCII(s); !reflect.DeepEqual(got, want) {
 				t.Fatalf("tokenizeASCIICounted(%q) = %q, tokenizeASCII %q", s, got, want)
 			}
@@ -308,6 +312,37 @@ func TestTokenizeShortAndLong(t *testing.T) {
 		got, counted, runes := tokenizeASCII(s), tokenizeASCIICounted(s), tokenizeRunes(s)
 		if !reflect.DeepEqual(got, counted) || !reflect.DeepEqual(got, runes) {
 			t.Fatalf("%d words %q: %q, counted %q, by runes %q", n, s, got, counted, runes)
+		}
+	}
+}
+
+// hasSpelledPlain is hasSpelled as first written: a spelled run tried at
+// every byte.
+func hasSpelledPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if end, n := spelledRun(s, i); n >= minSpelled {
+			return true
+		} else if n > 0 {
+			i = end - 1
+		}
+	}
+	return false
+}
+
+// hasSpelled skips runs of letters and digits, which hold no single
+// letter: the same answer as trying every byte, over random strings of
+// letters, digits, separators and other bytes.
+func TestHasSpelledSkipsRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 9))
+	pieces := []string{"a", "b", "Z", "1", " ", ".", "-", "_", "*", "é", "ab", "x y z", "q.r.s", "\xff"}
+	for range 200000 {
+		var b strings.Builder
+		for range r.IntN(16) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := hasSpelled(s), hasSpelledPlain(s); got != want {
+			t.Fatalf("hasSpelled(%q) = %v, trying every byte %v", s, got, want)
 		}
 	}
 }
