@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"formation/artifact"
 	"formation/internal/exitcode"
@@ -162,7 +163,11 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 				unreached = u.Describe()
 			}
 		}
-		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
+		repr := ""
+		if !math.IsNaN(resp.Condition) {
+			repr = resp.VersorCondition // trace.FormatCondition, which is ConditionRepr but for NaN
+		}
+		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition, ConditionRepr: repr,
 			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event, Unreached: unreached, Utterance: utterance}, nil
 	}
 }
