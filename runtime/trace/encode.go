@@ -95,7 +95,7 @@ func (w *writer) str(s string) {
 // are found eight bytes at a time by the "has a byte below n" word trick,
 // exact for n <= 0x80 whatever the other bytes are, so the bytes of a
 // multi-byte rune never pass for one; UTF-8 is checked only when a byte
-// has its high bit on. Sixteen bytes are read a turn while they last.
+// has its high bit on.
 func copyable(s string) bool {
 	const (
 		ones  = 0x0101010101010101
@@ -103,17 +103,6 @@ func copyable(s string) bool {
 	)
 	i := 0
 	var seen uint64 // every byte or'ed: its high bit says whether to check UTF-8
-	for ; i+16 <= len(s); i += 16 { // two words a turn, their verdicts or'ed: fewer tests and jumps
-		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		y := binary.LittleEndian.Uint64([]byte(s[i+8 : i+16]))
-		qx, qy := x^'"'*ones, y^'"'*ones
-		bx, by := x^'\\'*ones, y^'\\'*ones
-		found := (x-0x20*ones)&^x | (y-0x20*ones)&^y | (qx-ones)&^qx | (qy-ones)&^qy | (bx-ones)&^bx | (by-ones)&^by
-		if found&highs != 0 {
-			return false
-		}
-		seen |= x | y
-	}
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 		control := (x - 0x20*ones) &^ x
