@@ -195,9 +195,8 @@ func nextClauseEnd(s string) int {
 var clauseSet = text.NewByteSet(clauseEnds)
 
 // quietWord reports a token normalizeLean keeps as it is (no apostrophe to
-// expand, no digits read as one of the gate's words) that wakes no rule
-// and that the shared signal knows to be quiet.
+// expand, which Quiet refuses, no digits read as one of the gate's words)
+// that wakes no rule and that the shared signal knows to be quiet.
 func (g *Gate) quietWord(tok string) bool {
-	return !g.anyWaker.Has(tok) && override.Quiet(tok) && strings.IndexByte(tok, '\'') < 0 &&
-		(!override.Leetable(tok) || g.unleet(tok) == tok)
+	return !g.anyWaker.Has(tok) && override.Quiet(tok) && g.unleet(tok) == tok
 }

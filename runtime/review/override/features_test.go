@@ -79,3 +79,57 @@ func TestTokensAreTokenize(t *testing.T) {
 		t.Fatalf("nil lean: %q", got)
 	}
 }
+
+// fragments lowers its runs into a buffer: the same answer as lowering them
+// into strings, for the parts of every word the signal knows cut anywhere,
+// in either case, and runs longer than the buffer.
+func TestFragmentsIsLowered(t *testing.T) {
+	plain := func(a, b string) bool {
+		if len(a) < 2 || len(b) < 2 {
+			return false
+		}
+		a, b = strings.ToLower(a), strings.ToLower(b)
+		return !Known(a) && !Known(b) && Known(a+b)
+	}
+	joined := 0
+	for _, w := range append(vocabulary.Words(), strings.Repeat("ab", 40), "What", "is", "RuLeS") {
+		for _, x := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:min(1, len(w))]) + w[min(1, len(w)):]} {
+			for i := 0; i <= len(x); i++ {
+				a, b := x[:i], x[i:]
+				if got, want := fragments(a, b), plain(a, b); got != want {
+					t.Fatalf("fragments(%q, %q) = %v, lowering strings %v", a, b, got, want)
+				} else if got {
+					joined++
+				}
+			}
+		}
+	}
+	if joined == 0 {
+		t.Fatal("no fragments joined")
+	}
+}
+
+// InnerDots copies a text only when a full stop stands between two
+// letters: the same text either way, over strings of letters, dots and
+// spaces.
+func TestInnerDotsCopiesWhenNeeded(t *testing.T) {
+	plain := func(s string) string {
+		b := []byte(s)
+		for i := 1; i+1 < len(b); i++ {
+			if b[i] == '.' && isLetter(b[i-1]) && isLetter(b[i+1]) {
+				b[i] = ' '
+			}
+		}
+		return string(b)
+	}
+	pieces := []string{"a", "B", ".", " ", "1", "..", "x.y", "é"}
+	for n := 0; n < 200000; n++ {
+		var b strings.Builder
+		for k := n; k > 0; k /= len(pieces) {
+			b.WriteString(pieces[k%len(pieces)])
+		}
+		if s := b.String(); InnerDots(s) != plain(s) {
+			t.Fatalf("InnerDots(%q) = %q, want %q", s, InnerDots(s), plain(s))
+		}
+	}
+}

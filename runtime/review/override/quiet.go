@@ -94,5 +94,5 @@ func Quiet(tok string) bool {
 	if strings.IndexByte(tok, '_') >= 0 || strings.IndexByte(tok, '\'') >= 0 || respelt.Has(tok) || loud.Has(tok) {
 		return false
 	}
-	return !Leetable(tok) || unleet(tok) == tok
+	return unleet(tok) == tok // a token that is not Leetable is its own reading
 }
