@@ -133,3 +133,29 @@ func TestInnerDotsCopiesWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// A text whose rest after a prefix holds no token byte tokenizes as the
+// prefix: over random texts of words, digits, apostrophes, underscores and
+// punctuation, every prefix sameTokens accepts has the text's tokens.
+func TestSameTokensIsTokenize(t *testing.T) {
+	pieces := []string{"a", "Zb", "1", "'", "_", " ", "?", ".", "!", ";", ":", "\n", "don't", "x'", "é"}
+	accepted := 0
+	for n := 0; n < 100000; n++ {
+		var b strings.Builder
+		for k := n; k > 0; k /= len(pieces) {
+			b.WriteString(pieces[k%len(pieces)])
+		}
+		a := b.String()
+		for i := 0; i < len(a); i++ {
+			if sameTokens(a, a[:i]) {
+				accepted++
+				if got, want := text.Tokenize(a[:i]), text.Tokenize(a); !slices.Equal(got, want) {
+					t.Fatalf("%q, prefix %q: %q, the text's %q", a, a[:i], got, want)
+				}
+			}
+		}
+	}
+	if accepted == 0 {
+		t.Fatal("no prefix accepted")
+	}
+}

@@ -77,7 +77,7 @@ func (l *Lean) Tokens(s string) []string {
 		return text.Tokenize(s)
 	}
 	for i := range l.tokIn {
-		if l.tokDone[i] && l.tokIn[i] == s {
+		if l.tokDone[i] && (l.tokIn[i] == s || sameTokens(l.tokIn[i], s)) {
 			return l.tokOut[i]
 		}
 	}
@@ -110,4 +110,21 @@ func (l *Lean) markedQuiet(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// sameTokens reports an ASCII text a that is s followed only by bytes no
+// token holds (no letter, digit, underscore or apostrophe): a clause is its
+// text with the full stop or question mark that ends it left off, and
+// tokenizes as the text does, since the bytes after it neither end a token
+// differently nor make one.
+func sameTokens(a, s string) bool {
+	if len(s) >= len(a) || a[:len(s)] != s || !text.IsASCII(a) {
+		return false
+	}
+	for i := len(s); i < len(a); i++ {
+		if c := a[i]; c == '_' || c == '\'' || isLetter(c) || '0' <= c && c <= '9' {
+			return false
+		}
+	}
+	return true
 }
