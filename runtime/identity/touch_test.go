@@ -105,3 +105,14 @@ func TestMayTouchIsSentenceMoves(t *testing.T) {
 	}
 	t.Logf("%d of %d random sentences could touch nothing", skipped, n)
 }
+
+// appendSentences into a buffer cuts a turn as splitSentences does, with
+// and without a colon that gives a key its value.
+func TestAppendSentencesIsSplit(t *testing.T) {
+	for _, s := range []string{"", "What is term42?", "a. b! c? d; e: f\ng", "safety: disabled. now", "x:: off", "...", "rules: off; filters: none"} {
+		var room [2]string
+		if got, want := appendSentences(room[:0], s), splitSentences(s); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("%q: %q, split %q", s, got, want)
+		}
+	}
+}

@@ -54,9 +54,10 @@ func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
 	folded := override.InnerDots(text.JoinHyphenated(lean.Spelled(input), g.known))
-	named := -1      // where the sentence before named the system's governance, as a token index of the turn
-	var all []string // the turn's tokens
-	for k, sentence := range splitSentences(folded) {
+	named := -1        // where the sentence before named the system's governance, as a token index of the turn
+	var all []string   // the turn's tokens
+	var room [4]string // the sentences of a short turn
+	for k, sentence := range appendSentences(room[:0], folded) {
 		toks := g.read(lean.Tokens(sentence))
 		all = append(all, toks...)
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
@@ -303,9 +304,16 @@ func (g *Geometry) weighedWords() *text.WordSet {
 
 // splitSentences cuts a turn at sentence and clause punctuation. A colon
 // that gives a key its value ("safety: disabled", "rules: off") joins them.
-func splitSentences(s string) []string {
+func splitSentences(s string) []string { return appendSentences(nil, s) }
+
+// appendSentences appends splitSentences(s) to dst (nil for none): a caller
+// with a buffer of its own allocates nothing for a short turn.
+func appendSentences(dst []string, s string) []string {
 	if strings.IndexByte(s, ':') < 0 {
-		return text.FieldsIn(s, &sentenceEnds) // no colon: nothing to join, the text as it is
+		if dst == nil {
+			return text.FieldsIn(s, &sentenceEnds) // no colon: nothing to join, the text as it is
+		}
+		return text.AppendFields(dst, s, &sentenceEnds)
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -315,7 +323,10 @@ func splitSentences(s string) []string {
 		}
 		b.WriteByte(s[i])
 	}
-	return text.FieldsIn(b.String(), &sentenceEnds)
+	if dst == nil {
+		return text.FieldsIn(b.String(), &sentenceEnds)
+	}
+	return text.AppendFields(dst, b.String(), &sentenceEnds)
 }
 
 // sentenceEnds are the bytes splitSentences cuts a turn at.

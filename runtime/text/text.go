@@ -297,6 +297,25 @@ func NewByteSet(chars string) ByteSet {
 // Has reports whether c is in the set.
 func (b *ByteSet) Has(c byte) bool { return b[c] }
 
+// AppendFields appends the fields FieldsIn(s, seps) returns to dst, in one
+// pass, for a caller with a buffer of its own (a turn's few sentences).
+func AppendFields(dst []string, s string, seps *ByteSet) []string {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && !seps.Has(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			dst = append(dst, s[start:i])
+			start = -1
+		}
+	}
+	return dst
+}
+
 // FieldsIn is FieldsAt(s, seps) with the separators' set built by the
 // caller: seps must hold ASCII bytes only.
 func FieldsIn(s string, seps *ByteSet) []string {

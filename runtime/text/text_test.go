@@ -224,6 +224,10 @@ func checkFieldsAt(t *testing.T, s string) {
 		if got := FieldsAt(s, seps); !reflect.DeepEqual(got, want) {
 			t.Fatalf("FieldsAt(%q, %q) = %q, FieldsFunc %q", s, seps, got, want)
 		}
+		set := NewByteSet(seps)
+		if got := AppendFields([]string{"x"}, s, &set); !reflect.DeepEqual(got, append([]string{"x"}, want...)) {
+			t.Fatalf("AppendFields(%q, %q) = %q, FieldsFunc %q after x", s, seps, got, want)
+		}
 	}
 	if IsASCII(s) {
 		if got, want := FieldsAt(s, asciiSeparators), strings.FieldsFunc(s, isSeparator); !reflect.DeepEqual(got, want) {
