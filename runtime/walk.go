@@ -96,10 +96,12 @@ func (s *Session) candidates(ts *turnState, node, rel string, visited map[string
 	all := s.rt.cfg.Knowledge.AppendOut(buf[:0], node, rel)
 	out := all[:0] // kept edges move down over the ones read: never past them
 	for _, e := range all {
-		if visited[e.Tail] || !s.overlay.TripleStatus(e).LoadBearing() {
+		if visited[e.Tail] {
 			continue
 		}
-		e.Status = s.overlay.TripleStatus(e)
+		if e.Status = s.overlay.TripleStatus(e); !e.Status.LoadBearing() {
+			continue
+		}
 		out = append(out, e)
 	}
 	if s.teach == nil {
@@ -128,7 +130,7 @@ func hasTail(ts []knowledge.Triple, tail string) bool {
 // and, when a frame is configured, the rotor check to one step's candidates.
 func (s *Session) admit(node, rel string, cands []knowledge.Triple, f algebra.MV, step int) ([]knowledge.Triple, error) {
 	cfg := &s.rt.cfg
-	noFrame := algebra.Norm(cfg.Frame) < admissibility.NullNorm
+	noFrame := s.rt.noFrame
 	if cfg.AdmissibilityMode == admissibility.Off && noFrame {
 		return cands, nil
 	}
