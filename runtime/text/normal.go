@@ -75,7 +75,8 @@ func Words(s string) []string {
 	if IsASCII(s) {
 		// isSeparator holds for exactly these ASCII bytes: the controls and
 		// the space.
-		fields := FieldsIn(strings.ToLower(s), &wordSeparators)
+		var room [16]string // the fields of a short text, on the stack
+		fields := AppendFields(room[:0], strings.ToLower(s), &wordSeparators)
 		out = make([]string, 0, len(fields)+2) // room for a contraction or two spelled out
 		for _, f := range fields {
 			out = appendWord(out, f)
