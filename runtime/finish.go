@@ -16,7 +16,12 @@ func formatCondition(v float64) string { return trace.FormatCondition(v) }
 // sprintF6 is fmt.Sprintf("%.6f", v), written by strconv without fmt's
 // machinery: the same text for every value, infinities and NaN included
 // (TestSprintF6IsPrintf).
-func sprintF6(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+func sprintF6(v float64) string {
+	if v == 1 {
+		return "1.000000" // the score of a turn that moves nothing: most turns
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
+}
 
 // finish completes a turn: vault, measurements, safety, identity and the
 // trace hash.

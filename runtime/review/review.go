@@ -246,7 +246,8 @@ func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
 // order) rather than through canon.Marshal of a map: every turn is
 // reviewed. TestReviewHashIsCanon holds the bytes equal to canon.Marshal's.
 func reviewHash(utterance string, o Outcome) string {
-	b, err := appendReviewed(make([]byte, 0, 128+len(utterance)), utterance, o)
+	var room [256]byte // a turn's record fits: written on the stack
+	b, err := appendReviewed(room[:0], utterance, o)
 	if err != nil {
 		// Only valid strings go in, so encoding cannot fail; an empty hash
 		// would still be distinguishable from every real one.
