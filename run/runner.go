@@ -25,6 +25,10 @@ type Observation struct {
 	Unreached string
 	// Utterance is the step's utterance, named in an Unreached record.
 	Utterance string
+	// ConditionRepr, when not empty, is ConditionRepr(VersorCondition),
+	// which the step function had at hand (the runtime writes the same
+	// text for every condition but NaN).
+	ConditionRepr string
 }
 
 // Unreached is a step whose utterance, typed by a user, does not reach it.
@@ -228,9 +232,13 @@ func (r Runner) record(p *Pass, i int, s artifact.PlanStep, out outcome) (halted
 	if out.encodeErr != nil {
 		return true, fmt.Errorf("run: step %d (%s): event: %w", i, s.StepType, out.encodeErr)
 	}
+	repr := obs.ConditionRepr
+	if repr == "" {
+		repr = ConditionRepr(obs.VersorCondition)
+	}
 	p.Output.Results = append(p.Output.Results, artifact.StepResult{
 		StepType: s.StepType, Payload: s.Payload, TraceHash: obs.TraceHash,
-		VersorConditionRepr: ConditionRepr(obs.VersorCondition),
+		VersorConditionRepr: repr,
 		Accepted:            obs.Accepted, HasProvenance: obs.HasProvenance,
 	})
 	if r.Event != nil {

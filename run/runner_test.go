@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"formation/artifact"
+	"formation/internal/testutil"
 	"formation/run"
+	"formation/runtime/trace"
 )
 
 func plan(n int) artifact.FormationPlan {
@@ -68,6 +70,20 @@ func TestConditionRepr(t *testing.T) {
 	for v, want := range map[float64]string{0: "0.0e+00", math.Copysign(0, -1): "0.0e+00", 9.3e-9: "9.300e-09", 1e-7: "1.000e-07"} {
 		if got := run.ConditionRepr(v); got != want {
 			t.Errorf("%g: %s want %s", v, got, want)
+		}
+	}
+}
+
+// The shim hands the runtime's text of a condition over as the record's
+// (Observation.ConditionRepr) for every condition but NaN: the two write
+// the same text for each of them.
+func TestRuntimeConditionIsRepr(t *testing.T) {
+	for _, v := range testutil.FloatSamples() {
+		if math.IsNaN(v) {
+			continue
+		}
+		if got, want := trace.FormatCondition(v), run.ConditionRepr(v); got != want {
+			t.Errorf("%g: the runtime writes %q, the record %q", v, got, want)
 		}
 	}
 }

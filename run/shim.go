@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"formation/artifact"
 	"formation/internal/exitcode"
@@ -104,10 +105,13 @@ func replayStep(rt *runtime.Runtime) ReplayFunc {
 	}
 }
 
-// shim is the step function over the runtime: one fresh session per step,
-// the typed step passed beside the utterance, the observation mapped by the
-// runtime's own rules (runtime.Session.Observe). It holds no state between
-// steps, so each worker of a pass has one over its own runtime. A replay
+// shim is the step function over the runtime: a fresh conversation per
+// step, the typed step passed beside the utterance, the observation mapped
+// by the runtime's own rules (runtime.Session.Observe). The conversation is
+// one session reset before each step (runtime.Session.Reset: what
+// NewSession gives, with the buffers of the steps before), so nothing one
+// step sees depends on another; the session is the shim's own, and each
+// worker of a pass has a shim over its own runtime. A replay
 // assertion is not its to take: the runner observes it (replayStep) once
 // every earlier step's trace hash is known.
 //
@@ -119,6 +123,7 @@ func replayStep(rt *runtime.Runtime) ReplayFunc {
 // shown only on a path no user takes. Either way the observation names what
 // the utterance was read as.
 func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool) StepFunc {
+	var sess *runtime.Session // each step's conversation, reset before it; only this worker's goroutine calls the shim
 	return func(ctx context.Context, _ int, step artifact.PlanStep) (Observation, error) {
 		utterance, hint, ok, err := runtime.StepFromPlan(step)
 		if err != nil {
@@ -127,7 +132,11 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 		if !ok {
 			return Observation{}, fmt.Errorf("run: a replay assertion is observed by the runner, over the pass's trace hashes")
 		}
-		sess := rt.NewSession()
+		if sess == nil {
+			sess = rt.NewSession()
+		} else {
+			sess.Reset()
+		}
 		resp, err := sess.Turn(ctx, utterance, hint)
 		if err != nil {
 			// Only here: errors.As takes its target's address, which would
@@ -154,7 +163,11 @@ func shim(rt *runtime.Runtime, mem *lastEvent, counters map[artifact.Triple]bool
 				unreached = u.Describe()
 			}
 		}
-		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition,
+		repr := ""
+		if !math.IsNaN(resp.Condition) {
+			repr = resp.VersorCondition // trace.FormatCondition, which is ConditionRepr but for NaN
+		}
+		return Observation{TraceHash: obs.TraceHash, VersorCondition: obs.VersorCondition, ConditionRepr: repr,
 			Accepted: obs.Accepted, HasProvenance: obs.HasProvenance, Event: event, Unreached: unreached, Utterance: utterance}, nil
 	}
 }

@@ -94,6 +94,9 @@ type Runtime struct {
 	manifoldHash string
 	blades       map[string]algebra.MV // relation → blade for admissibility scoring
 	rotors       *field.Rotors         // word rotors remembered across sessions
+	// noFrame says the configured frame is null (no rotor check), which
+	// every step of every walk asks: the frame never changes.
+	noFrame bool
 }
 
 // rotorMemoWords bounds the word-rotor memo a runtime shares among its
@@ -141,6 +144,7 @@ func New(cfg Config) (*Runtime, error) {
 		manifoldHash: cfg.Manifold.Hash(),
 		blades:       map[string]algebra.MV{},
 		rotors:       cfg.Rotors,
+		noFrame:      algebra.Norm(cfg.Frame) < admissibility.NullNorm,
 	}
 	if rt.rotors == nil {
 		rt.rotors = NewRotorMemo()

@@ -16,7 +16,12 @@ func formatCondition(v float64) string { return trace.FormatCondition(v) }
 // sprintF6 is fmt.Sprintf("%.6f", v), written by strconv without fmt's
 // machinery: the same text for every value, infinities and NaN included
 // (TestSprintF6IsPrintf).
-func sprintF6(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+func sprintF6(v float64) string {
+	if v == 1 {
+		return "1.000000" // the score of a turn that moves nothing: most turns
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
+}
 
 // finish completes a turn: vault, measurements, safety, identity and the
 // trace hash.
@@ -99,9 +104,9 @@ func (s *Session) safety(ts *turnState, cond float64) {
 // traceHash folds the turn into its hash.
 func (s *Session) traceHash(ts *turnState) {
 	r := &ts.resp
-	cites := make([]trace.Cite, len(r.Citations))
-	for i, c := range r.Citations {
-		cites[i] = trace.Cite{SourceSHA: c.SourceSHA, Span: c.Span, TextSHA: c.TextSHA, Start: c.Start, End: c.End}
+	cites := s.scratch.cites[:0]
+	for _, c := range r.Citations {
+		cites = append(cites, trace.Cite{SourceSHA: c.SourceSHA, Span: c.Span, TextSHA: c.TextSHA, Start: c.Start, End: c.End})
 	}
 	p := trace.Payload{
 		InputText: ts.input, FilteredTokens: ts.utt.Tokens,
@@ -117,7 +122,8 @@ func (s *Session) traceHash(ts *turnState) {
 		// The raw input cannot be hashed as text; its digest stands in.
 		p.InputText = fmt.Sprintf("malformed:%x", sha256Sum(ts.input))
 	}
-	h, err := trace.ComputeTraceHash(p)
+	h, err := s.scratch.hasher.Hash(p)
+	s.scratch.cites = cites[:0]
 	if err != nil {
 		h = fmt.Sprintf("unhashable:%x", sha256Sum(err.Error()))
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"reflect"
+	"sync"
 	"testing"
 
 	"formation/canon"
@@ -10,7 +11,8 @@ import (
 )
 
 // FuzzTurn: no input makes a turn panic or break the response contract, and
-// two fresh sessions answer any input identically.
+// two fresh sessions, and a session reset after every earlier input, answer
+// any input identically.
 func FuzzTurn(f *testing.F) {
 	for _, s := range mixedInputs {
 		f.Add(s)
@@ -18,6 +20,8 @@ func FuzzTurn(f *testing.F) {
 	f.Add("What does lens belong to?")
 	f.Add("light is not not sound")
 	fx := newFixture(f, nil, func(c *Config) { c.Sink = nil })
+	var mu sync.Mutex
+	reused := fx.rt.NewSession()
 	f.Fuzz(func(t *testing.T, in string) {
 		a, errA := fx.rt.NewSession().Turn(context.Background(), in, nil)
 		b, errB := fx.rt.NewSession().Turn(context.Background(), in, nil)
@@ -26,6 +30,13 @@ func FuzzTurn(f *testing.F) {
 		}
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("not deterministic:\n%+v\n%+v", a, b)
+		}
+		mu.Lock()
+		reused.Reset()
+		c, errC := reused.Turn(context.Background(), in, nil)
+		mu.Unlock()
+		if errC != nil || !reflect.DeepEqual(a, c) {
+			t.Fatalf("a reset session answers otherwise (%v):\n%+v\n%+v", errC, a, c)
 		}
 		if a.Surface == "" || a.TraceHash == "" || len(a.TraceHash) != 64 {
 			t.Fatalf("incomplete response %+v", a)

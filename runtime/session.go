@@ -35,11 +35,37 @@ type Session struct {
 		u     parse.Utterance
 		done  bool
 	}
+
+	// scratch is what a turn writes and drops, kept for the next turn (and,
+	// through Reset, the next conversation) instead of allocated anew.
+	scratch scratch
+}
+
+// scratch holds a session's per-turn buffers. Nothing a turn returns or
+// emits points into them.
+type scratch struct {
+	ts     turnState    // the turn under way
+	hasher trace.Hasher // the trace payload's buffer
+	cites  []trace.Cite // the trace payload's citations
+	walk   walkScratch  // a walk's working sets
 }
 
 // NewSession starts a conversation over the runtime's knowledge.
 func (rt *Runtime) NewSession() *Session {
 	return &Session{rt: rt, field: field.NewWithRotors(rt.cfg.Operator, rt.rotors), overlay: knowledge.NewOverlay(rt.cfg.Knowledge)}
+}
+
+// Reset makes s the conversation NewSession starts (not a teaching one),
+// keeping the buffers its turns have grown: a caller that runs many
+// one-turn conversations in a row on one goroutine (the run stage's
+// workers) starts each without allocating a session. Nothing a turn of the
+// earlier conversation returned is touched.
+func (s *Session) Reset() {
+	s.field.Reset()
+	s.vault.Reset()
+	s.overlay.Reset()
+	s.turn, s.teach = 0, nil
+	s.parsed.input, s.parsed.u, s.parsed.done = "", parse.Utterance{}, false
 }
 
 // Condition is the versor condition of the session's committed field state.
@@ -99,7 +125,8 @@ func (s *Session) Turn(ctx context.Context, input string, hint *StepHint) (ChatR
 	if err := hint.validate(); err != nil {
 		return ChatResponse{}, err
 	}
-	ts := &turnState{input: input, hashBefore: s.rt.cfg.Manifold.Hash()}
+	ts := &s.scratch.ts
+	*ts = turnState{input: input, hashBefore: s.rt.cfg.Manifold.Hash()}
 	ts.resp.Turn = s.turn
 	s.turn++
 	s.beginTeaching(ctx)
@@ -132,7 +159,7 @@ func (s *Session) run(ts *turnState, hint *StepHint) error {
 		s.refuse(ts, refusal.MalformedInput, malformedSurface(ts.input))
 		return nil
 	}
-	ts.utt = s.rt.grammar.Parse(ts.input)
+	ts.utt = s.rt.grammar.ParseTokens(ts.input, ts.lean.Tokens(ts.input)) // tokens the scorer may read again
 	s.parsed.input, s.parsed.u, s.parsed.done = ts.input, ts.utt, true
 	ts.resp.Intent = string(ts.utt.Intent)
 	if len(ts.utt.Tokens) == 0 {

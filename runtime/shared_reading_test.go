@@ -3,10 +3,12 @@ package runtime
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"formation/internal/testutil"
 	"formation/runtime/review/override"
+	"formation/runtime/text"
 )
 
 // TestSharedSignalReadingIsReadingAlone holds the turn's shared reading of
@@ -16,7 +18,9 @@ import (
 // text of the suite, the held-out parts, the real imperatives and the
 // benchmark's conversation, the gate's outcome and the identity check's
 // score are the same either way, and some sentences were taken from the
-// record.
+// record (a quiet one is not recorded: neither reader scans it). The
+// tokens the readers and the parser share read as the tokenizer's after
+// all of them.
 func TestSharedSignalReadingIsReadingAlone(t *testing.T) {
 	f := newFixture(t, nil, nil)
 	gate, geo := f.rt.gate, f.rt.geometry
@@ -35,8 +39,15 @@ func TestSharedSignalReadingIsReadingAlone(t *testing.T) {
 	reread := 0
 	for _, s := range texts {
 		var shared override.Lean
+		gotUtt := f.rt.grammar.ParseTokens(s, shared.Tokens(s))
 		gotOut := gate.ReviewLean(s, &shared)
 		gotScore, gotErr := geo.CheckTurnLean(s, nil, &shared)
+		if want := f.rt.grammar.Parse(s); !reflect.DeepEqual(gotUtt, want) {
+			t.Errorf("%q: parsed from the shared tokens %+v, alone %+v", s, gotUtt, want)
+		}
+		if got, want := shared.Tokens(s), text.Tokenize(s); !slices.Equal(got, want) {
+			t.Errorf("%q: the shared tokens read %q after the readers, %q alone", s, got, want)
+		}
 		wantOut := gate.ReviewLean(s, nil)
 		wantScore, wantErr := geo.CheckTurnLean(s, nil, nil)
 		if gotOut != wantOut {
@@ -47,7 +58,9 @@ func TestSharedSignalReadingIsReadingAlone(t *testing.T) {
 		}
 		reread += shared.Reread()
 	}
-	if reread < len(texts)/2 {
+	// A quiet sentence is read by neither (override.Quiet), so only the
+	// others count: about two texts in five have one taken.
+	if reread < len(texts)/3 {
 		t.Fatalf("%d sentences taken from the record over %d texts", reread, len(texts))
 	}
 	t.Logf("%d texts, %d sentences taken from the record", len(texts), reread)

@@ -178,12 +178,11 @@ func walkSurfaceText(head, rel string, res walkResult) string {
 		}
 		b.WriteString(t)
 	}
-	var path []string // the nodes between head and a tail, the last first
+	var path []int // the nodes between head and a tail, the last first
 	open := false
-	for _, t := range res.tails {
-		from := res.via[t]
-		if from == head {
-			continue
+	for i, t := range res.tails {
+		if res.from[i] < 0 {
+			continue // reached from the head
 		}
 		if open {
 			b.WriteString("; ")
@@ -194,11 +193,11 @@ func walkSurfaceText(head, rel string, res walkResult) string {
 		b.WriteString(t)
 		b.WriteString(" via ")
 		path = path[:0]
-		for n := from; n != head && n != ""; n = res.via[n] {
+		for n := res.from[i]; n >= 0; n = res.from[n] {
 			path = append(path, n)
 		}
 		for j := len(path) - 1; j >= 0; j-- {
-			b.WriteString(path[j])
+			b.WriteString(res.tails[path[j]])
 			if j > 0 {
 				b.WriteString(" → ")
 			}

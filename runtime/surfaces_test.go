@@ -12,19 +12,23 @@ import (
 )
 
 // joinedWalkSurface is walkSurfaceText as it was first written, a string
-// per tail and a slice per path joined: the reference the builder is held
-// to.
+// per tail and a slice per path joined, over a map from each tail to the
+// node it was reached from: the reference the builder is held to.
 func joinedWalkSurface(head, rel string, res walkResult) string {
+	via := map[string]string{}
+	for i, t := range res.tails {
+		via[t] = res.node(head, res.from[i])
+	}
 	pathTo := func(t string) []string {
 		var mid []string
-		for n := res.via[t]; n != head && n != ""; n = res.via[n] {
+		for n := via[t]; n != head && n != ""; n = via[n] {
 			mid = append([]string{n}, mid...)
 		}
 		return mid
 	}
 	var vias []string
 	for _, t := range res.tails {
-		if from := res.via[t]; from != head {
+		if from := via[t]; from != head {
 			vias = append(vias, t+" via "+strings.Join(pathTo(t), " → "))
 		}
 	}
@@ -52,32 +56,22 @@ func joinedEdges(edges []knowledge.Triple) string {
 }
 
 // randomWalk is a walk result over a few names (capitalised or not, with
-// runes beyond ASCII, empty, invalid UTF-8): a breadth-first tree from head
-// with, now and then, a tail whose node is missing from via or a via that
-// names a node the walk never reached; its edges mix relations.
+// runes beyond ASCII, empty, invalid UTF-8): a breadth-first tree from head,
+// each tail a name of its own, never the head; its edges mix relations.
 func randomWalk(r *rand.Rand) (head, rel string, res walkResult, edges []knowledge.Triple) {
 	names := []string{"light", "Lens", "élan vital", "ångström", "", "a", "b c", "x\xff", "focal_point", "日本", "z"}
 	rels := []string{"causes", "belongs_to", "is_caused_by", "contrasts with", "Has", "a__b", "_x"}
 	head, rel = names[r.IntN(len(names))], rels[r.IntN(len(rels))]
-	res = walkResult{via: map[string]string{}}
-	reached := []string{head}
 	for i := range r.IntN(12) {
-		t := names[r.IntN(len(names))] + strings.Repeat("'", i)
-		from := reached[r.IntN(len(reached))]
-		switch r.IntN(10) {
-		case 0: // missing from via
-		case 1:
-			res.via[t] = "nowhere"
-		default:
-			res.via[t] = from
-		}
+		t := names[r.IntN(len(names))] + strings.Repeat("'", i+1)
+		from := r.IntN(len(res.tails)+1) - 1
 		res.tails = append(res.tails, t)
-		reached = append(reached, t)
+		res.from = append(res.from, from)
 		edgeRel := rel
 		if r.IntN(4) == 0 {
 			edgeRel = rels[r.IntN(len(rels))]
 		}
-		edges = append(edges, knowledge.Triple{Head: from, Relation: edgeRel, Tail: t})
+		edges = append(edges, knowledge.Triple{Head: res.node(head, from), Relation: edgeRel, Tail: t})
 	}
 	return head, rel, res, edges
 }

@@ -14,7 +14,18 @@ import (
 type walkResult struct {
 	tails []string
 	edges []knowledge.Triple // the edge that reached each tail, same order
-	via   map[string]string  // tail → the node it was reached from
+	// from is, for each tail, the index among tails of the node it was
+	// reached from; -1 for the head. A walk reaches a name once, and never
+	// the head again, so the node is named by where it stands.
+	from []int
+}
+
+// node is the name of the node at index i of from: the head for -1.
+func (res *walkResult) node(head string, i int) string {
+	if i < 0 {
+		return head
+	}
+	return res.tails[i]
 }
 
 // walk follows relation rel from head through load-bearing edges of the
@@ -23,15 +34,26 @@ type walkResult struct {
 // unvisited candidate is one step of the admissibility region
 // "relation:<rel>": when it admits none, the walk refuses with the step's
 // *admissibility.ExhaustionError.
+//
+// The set of names reached, the frontiers and the candidates' buffer are the
+// session's scratch, emptied here and kept for the next walk: the result
+// holds copies, nothing of them.
 func (s *Session) walk(ts *turnState, head, rel string, f algebra.MV) (walkResult, error) {
-	res := walkResult{via: map[string]string{}}
-	visited := map[string]bool{head: true}
-	frontier := []string{head}
+	var res walkResult
+	w := &s.scratch.walk
+	if w.visited == nil {
+		w.visited = map[string]bool{}
+	}
+	clear(w.visited)
+	w.visited[head] = true
+	frontier := append(w.frontier[:0], -1)
 	step := 0
 	for depth := 0; depth < s.rt.cfg.MaxWalkDepth && len(frontier) > 0; depth++ {
-		var next []string
-		for _, node := range frontier {
-			cands := s.candidates(ts, node, rel, visited)
+		next := w.next[:0]
+		for _, at := range frontier {
+			node := res.node(head, at)
+			cands := s.candidates(ts, node, rel, w.visited, w.cands[:0])
+			w.cands = cands[:0]
 			if len(cands) == 0 {
 				continue
 			}
@@ -44,29 +66,42 @@ func (s *Session) walk(ts *turnState, head, rel string, f algebra.MV) (walkResul
 				if len(res.tails) >= s.rt.cfg.MaxWalkNodes {
 					return res, nil
 				}
-				visited[e.Tail] = true
+				w.visited[e.Tail] = true
+				next = append(next, len(res.tails))
 				res.tails = append(res.tails, e.Tail)
 				res.edges = append(res.edges, e)
-				res.via[e.Tail] = node
-				next = append(next, e.Tail)
+				res.from = append(res.from, at)
 			}
 		}
+		w.frontier, w.next = next, frontier // the one just read is the next one to fill
 		frontier = next
 	}
 	return res, nil
 }
 
+// walkScratch is what a walk needs while it runs and drops after: the
+// names reached, two frontiers (indexes of from) and the candidates of the
+// node being expanded.
+type walkScratch struct {
+	visited        map[string]bool
+	frontier, next []int
+	cands          []knowledge.Triple
+}
+
 // candidates are the load-bearing out-edges of node under rel whose tail the
 // walk has not reached yet, in tail order: the knowledge's, and in a
 // teaching session the usable lessons' (a tail the knowledge reaches is
-// reached by the knowledge's edge).
-func (s *Session) candidates(ts *turnState, node, rel string, visited map[string]bool) []knowledge.Triple {
-	var out []knowledge.Triple
-	for _, e := range s.rt.cfg.Knowledge.Out(node, rel) {
-		if visited[e.Tail] || !s.overlay.TripleStatus(e).LoadBearing() {
+// reached by the knowledge's edge). They are written over buf.
+func (s *Session) candidates(ts *turnState, node, rel string, visited map[string]bool, buf []knowledge.Triple) []knowledge.Triple {
+	all := s.rt.cfg.Knowledge.AppendOut(buf[:0], node, rel)
+	out := all[:0] // kept edges move down over the ones read: never past them
+	for _, e := range all {
+		if visited[e.Tail] {
 			continue
 		}
-		e.Status = s.overlay.TripleStatus(e)
+		if e.Status = s.overlay.TripleStatus(e); !e.Status.LoadBearing() {
+			continue
+		}
 		out = append(out, e)
 	}
 	if s.teach == nil {
@@ -95,7 +130,7 @@ func hasTail(ts []knowledge.Triple, tail string) bool {
 // and, when a frame is configured, the rotor check to one step's candidates.
 func (s *Session) admit(node, rel string, cands []knowledge.Triple, f algebra.MV, step int) ([]knowledge.Triple, error) {
 	cfg := &s.rt.cfg
-	noFrame := algebra.Norm(cfg.Frame) < admissibility.NullNorm
+	noFrame := s.rt.noFrame
 	if cfg.AdmissibilityMode == admissibility.Off && noFrame {
 		return cands, nil
 	}

@@ -97,6 +97,10 @@ func NewWithRotors(op Operator, rotors *Rotors) *Field {
 	return f
 }
 
+// Reset returns the field to the identity rotor with no turn taken, as
+// New gave it, keeping its operator and its rotor memo.
+func (f *Field) Reset() { *f = Field{op: f.op, state: algebra.One(), rotors: f.rotors} }
+
 // State returns the committed state (the identity rotor before the first
 // turn) and whether any turn has committed one.
 func (f *Field) State() (algebra.MV, bool) { return f.state, f.hasState }

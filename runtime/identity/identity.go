@@ -70,6 +70,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"formation/runtime/algebra"
+	"formation/runtime/text"
 )
 
 // LeakageBound is the original's _WAVE_LEAKAGE_BOUND.
@@ -103,6 +104,11 @@ type Geometry struct {
 	gramInv *mat.Dense // nil when there are no axes
 	lex     *lexicon
 	holds   map[string]hold // the manifold's words and the base holdings
+	// weighed holds every word known reports but the signal's own: the
+	// held words, the words that push, the bearer's and the imperatives.
+	weighed *text.WordSet
+	// touchers holds every word touch may weigh above zero (mayTouch).
+	touchers *text.WordSet
 	// general is the plane of a touch that names no one axis: the axes'
 	// mean direction wedged with e4.
 	general algebra.MV
@@ -126,6 +132,8 @@ func NewGeometry(axes []Axis, boundaries []Boundary) (*Geometry, error) {
 		g.vectors = append(g.vectors, v)
 	}
 	g.holds = g.holdings(axes, boundaries)
+	g.weighed = g.weighedWords()
+	g.touchers = g.touchersOf()
 	n := len(axes)
 	if n == 0 {
 		g.atRest, _ = g.Check(algebra.One(), nil)

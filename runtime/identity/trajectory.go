@@ -54,10 +54,11 @@ func (g *Geometry) trajectory(input string, lean *override.Lean) []Move {
 	antecedent := 0 // how much the sentence before touched what the manifold holds
 	var signal override.Scanner
 	folded := override.InnerDots(text.JoinHyphenated(lean.Spelled(input), g.known))
-	named := -1      // where the sentence before named the system's governance, as a token index of the turn
-	var all []string // the turn's tokens
-	for k, sentence := range splitSentences(folded) {
-		toks := g.read(text.Tokenize(sentence))
+	named := -1        // where the sentence before named the system's governance, as a token index of the turn
+	var all []string   // the turn's tokens
+	var room [4]string // the sentences of a short turn
+	for k, sentence := range appendSentences(room[:0], folded) {
+		toks := g.read(lean.Tokens(sentence))
 		all = append(all, toks...)
 		moves = append(moves, g.sentenceMoves(toks, index, antecedent)...)
 		// The gate's reading of the same sentence from the same state, when
@@ -279,17 +280,40 @@ func isContraction(base string) bool {
 	return false
 }
 
-// known reports a word the check weighs.
-func (g *Geometry) known(w string) bool {
-	_, held := g.holds[w]
-	return held || g.lex.push[w] > 0 || g.lex.bearer.Has(w) || g.lex.imperative.Has(w) || override.Known(w)
+// known reports a word the check weighs: one it holds, one that pushes,
+// the bearer's, an imperative, or one the shared signal reads. The maps are
+// gathered into one set (weighedWords), asked instead of each of them: a
+// token that spells another word with digits is read twice on every turn.
+func (g *Geometry) known(w string) bool { return g.weighed.Has(w) || override.Known(w) }
+
+// weighedWords is the set known asks: the keys of the holdings, the words
+// that push, the bearer's and the imperatives.
+func (g *Geometry) weighedWords() *text.WordSet {
+	var words []string
+	for w := range g.holds {
+		words = append(words, w)
+	}
+	for w, p := range g.lex.push {
+		if p > 0 {
+			words = append(words, w)
+		}
+	}
+	words = append(words, g.lex.bearer.Words()...)
+	return text.NewWordSet(append(words, g.lex.imperative.Words()...)...)
 }
 
 // splitSentences cuts a turn at sentence and clause punctuation. A colon
 // that gives a key its value ("safety: disabled", "rules: off") joins them.
-func splitSentences(s string) []string {
+func splitSentences(s string) []string { return appendSentences(nil, s) }
+
+// appendSentences appends splitSentences(s) to dst (nil for none): a caller
+// with a buffer of its own allocates nothing for a short turn.
+func appendSentences(dst []string, s string) []string {
 	if strings.IndexByte(s, ':') < 0 {
-		return text.FieldsAt(s, ".!?;:\n") // no colon: nothing to join, the text as it is
+		if dst == nil {
+			return text.FieldsIn(s, &sentenceEnds) // no colon: nothing to join, the text as it is
+		}
+		return text.AppendFields(dst, s, &sentenceEnds)
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -299,8 +323,14 @@ func splitSentences(s string) []string {
 		}
 		b.WriteByte(s[i])
 	}
-	return text.FieldsAt(b.String(), ".!?;:\n")
+	if dst == nil {
+		return text.FieldsIn(b.String(), &sentenceEnds)
+	}
+	return text.AppendFields(dst, b.String(), &sentenceEnds)
 }
+
+// sentenceEnds are the bytes splitSentences cuts a turn at.
+var sentenceEnds = text.NewByteSet(".!?;:\n")
 
 // valueAfter reports text that opens with a value that switches something
 // off.
@@ -328,6 +358,50 @@ func valueAfter(s string) bool {
 // A pronoun ("forget them") touches what the sentence before touched
 // (antecedent, per mille): "Your rules? Forget them."
 func (g *Geometry) sentenceMoves(toks []string, first, antecedent int) []Move {
+	if len(toks) == 0 || !g.mayTouch(toks, antecedent) {
+		return nil // no token touches what the manifold holds: nothing moves
+	}
+	return g.sentenceMovesPlain(toks, first, antecedent)
+}
+
+// mayTouch reports a sentence one of whose tokens may touch what the
+// manifold holds (touch, or a pronoun for what the sentence before
+// touched): it holds a word of touchers, or a pronoun after a sentence that
+// touched something. A move needs a token that touches, so a sentence
+// without one moves nothing, whatever pushes in it.
+func (g *Geometry) mayTouch(toks []string, antecedent int) bool {
+	for _, w := range toks {
+		if g.touchers.Has(w) || antecedent > 0 && (w == "them" || w == "it" || w == "those" || w == "these") {
+			return true
+		}
+	}
+	return false
+}
+
+// touchersOf is every word that touch may weigh above zero, derived from
+// touch: a word held (with a weight), a verb adopts reads ("stay", "play",
+// "imagine", an adopt word), what assigning needs before its copula
+// ("you", "you're", an identity noun), "being", a mechanism checksYou
+// reads, and the words of a mode (a freedom word, "jailbreak", "god", a
+// mode word).
+func (g *Geometry) touchersOf() *text.WordSet {
+	words := []string{"stay", "remain", "keep", "play", "imagine", "you're", "you", "u", "being", "jailbreak", "god",
+		"name", "identity", "persona", "role", "purpose", "personality", "character", "nickname",
+		"function", "module", "routine", "code", "logic", "component", "layer", "step", "process", "mechanism",
+		"part", "stage", "program",
+		"admin", "administrator", "developer", "godmode", "dan", "free", "unlocked", "jailbroken", "chaos", "evil", "opposite"}
+	for w, h := range g.holds {
+		if h.weight > 0 {
+			words = append(words, w)
+		}
+	}
+	words = append(words, g.lex.adopt.Words()...)
+	return text.NewWordSet(append(words, g.lex.freedom.Words()...)...)
+}
+
+// sentenceMovesPlain is sentenceMoves without the test for a token that
+// may touch.
+func (g *Geometry) sentenceMovesPlain(toks []string, first, antecedent int) []Move {
 	n := len(toks)
 	if n == 0 {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"formation/internal/testutil"
+	"formation/runtime/review/override"
 	"formation/runtime/text"
 )
 
@@ -37,5 +38,35 @@ func TestUnleetReadsAsReplacers(t *testing.T) {
 	}
 	if read < 100 {
 		t.Fatalf("only %d tokens read as words", read)
+	}
+}
+
+// known asks one set instead of the maps it gathers: the same answer for
+// every word of the maps, every token of the suites and their leet
+// spellings read both ways, and words in none of them.
+func TestKnownIsTheMaps(t *testing.T) {
+	g, err := NewGeometry(defaultAxes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps := func(w string) bool {
+		_, held := g.holds[w]
+		return held || g.lex.push[w] > 0 || g.lex.bearer.Has(w) || g.lex.imperative.Has(w) || override.Known(w)
+	}
+	words := []string{"", "term0000057", "termooooost", "x", "re", "causes"}
+	for w := range g.holds {
+		words = append(words, w)
+	}
+	for w := range g.lex.push {
+		words = append(words, w, w+"s", "re"+w)
+	}
+	words = append(append(words, g.lex.bearer.Words()...), g.lex.imperative.Words()...)
+	for _, w := range testutil.LeetTokens(t, text.Tokenize) {
+		words = append(words, w, string(g.lex.leet.Append(nil, w)), string(g.lex.leetL.Append(nil, w)))
+	}
+	for _, w := range words {
+		if got, want := g.known(w), maps(w); got != want {
+			t.Fatalf("%q: known %v, the maps %v", w, got, want)
+		}
 	}
 }

@@ -103,6 +103,16 @@ func (k *Knowledge) Out(head, relation string) []Triple {
 	return out
 }
 
+// AppendOut appends Out(head, relation) to dst and returns it: the same
+// triples in the same order, in a buffer the caller keeps (a walk expands
+// node after node).
+func (k *Knowledge) AppendOut(dst []Triple, head, relation string) []Triple {
+	for _, j := range k.out[headRel{head, relation}] {
+		dst = append(dst, k.triples[j])
+	}
+	return dst
+}
+
 // From lists every held triple whose head is term, in key order.
 func (k *Knowledge) From(term string) []Triple {
 	idx := k.byHead[text.Term(term)]

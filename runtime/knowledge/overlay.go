@@ -71,6 +71,10 @@ func NewOverlay(k *Knowledge) *Overlay {
 	return &Overlay{base: k}
 }
 
+// Reset empties the layer, as NewOverlay over the same knowledge would
+// give it.
+func (o *Overlay) Reset() { *o = Overlay{base: o.base} }
+
 // contest marks k Contested in m, making m if it is not yet.
 func contest(m *map[Key]epistemic.Status, k Key) {
 	if *m == nil {

@@ -47,8 +47,13 @@ func irregular(t string) ([]string, bool) {
 // (text.Words), so that a name such as "a[x]" or "node.js" stays one word
 // and a subject or object comes out in text.NormalTerm's form, the form the
 // forge validates terms in.
-func (g *Grammar) Parse(input string) Utterance {
-	toks := expand(text.Tokenize(input))
+func (g *Grammar) Parse(input string) Utterance { return g.ParseTokens(input, text.Tokenize(input)) }
+
+// ParseTokens is Parse with the input's tokens, text.Tokenize(input), from
+// a caller that has them already (the runtime's other readers of a turn
+// tokenize it too). It does not modify them.
+func (g *Grammar) ParseTokens(input string, tokens []string) Utterance {
+	toks := expand(tokens)
 	if len(toks) == 0 {
 		return Utterance{Intent: Empty, Tokens: toks}
 	}

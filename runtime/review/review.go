@@ -133,6 +133,14 @@ type Gate struct {
 	verbs     map[string]verbForm
 	verbWords *text.WordSet
 	rules     []rule
+	// anyWaker holds every rule's wakers; always marks the rules tried on
+	// every text, bySignal those the shared signal's words wake (bit i:
+	// rules[i]).
+	anyWaker         *text.WordSet
+	always, bySignal uint64
+	// quietPath says that every rule tried on every text reads the text,
+	// not its words, so that a quiet text needs no words (quietText).
+	quietPath bool
 }
 
 // verbForm is a word's base form in each of the gate's verb-form maps
@@ -181,6 +189,7 @@ func NewGate(extraTargets ...string) *Gate {
 	g.verbs = g.newVerbs()
 	g.verbWords = keys(g.verbs)
 	g.rules = g.newRules()
+	g.newWakers()
 	return g
 }
 
@@ -203,8 +212,25 @@ func (g *Gate) ReviewLean(utterance string, lean *override.Lean) Outcome {
 func (g *Gate) Verdict(text string) Outcome { return g.verdict(text, nil) }
 
 func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
+	if n, quiet := g.quietText(text, lean); quiet {
+		// Every word is a token read as it is and no waker: the rules tried
+		// on every text decide, without the words.
+		if n == 0 {
+			return Outcome{Outcome: RejectedEmpty}
+		}
+		t := words{text: text, lean: lean}
+		for i, r := range g.rules {
+			if g.always&(1<<i) == 0 {
+				continue
+			}
+			if ev, ok := r.fn(t); ok {
+				return Outcome{Outcome: RejectedIdentity, Rule: r.name, Evidence: ev}
+			}
+		}
+		return Outcome{Outcome: Accepted}
+	}
 	t := g.normalizeLean(text, lean)
-	t.lean, t.signal = lean, &signalReading{}
+	t.lean = lean
 	if len(t.w) == 0 {
 		return Outcome{Outcome: RejectedEmpty}
 	}
@@ -220,7 +246,8 @@ func (g *Gate) verdict(text string, lean *override.Lean) Outcome {
 // order) rather than through canon.Marshal of a map: every turn is
 // reviewed. TestReviewHashIsCanon holds the bytes equal to canon.Marshal's.
 func reviewHash(utterance string, o Outcome) string {
-	b, err := appendReviewed(make([]byte, 0, 128+len(utterance)), utterance, o)
+	var room [256]byte // a turn's record fits: written on the stack
+	b, err := appendReviewed(room[:0], utterance, o)
 	if err != nil {
 		// Only valid strings go in, so encoding cannot fail; an empty hash
 		// would still be distinguishable from every real one.
@@ -287,12 +314,9 @@ func (g *Gate) normalizeLean(s string, lean *override.Lean) words {
 	t := words{w: make([]string, 0, n), caps: make([]bool, 0, n), starts: make([]int, 0, 4), opens: make([]bool, 0, 4), text: orig}
 	opens := true // whether the next clause opens a sentence
 	for len(s) > 0 {
-		end := strings.IndexAny(s, clauseEnds)
-		if end < 0 {
-			end = len(s)
-		}
+		end := nextClauseEnd(s)
 		first := len(t.w)
-		toks := text.Tokenize(s[:end])
+		toks := lean.Tokens(s[:end])
 		caps := capitals(s[:end], len(toks))
 		for k, tok := range toks {
 			n := len(t.w)

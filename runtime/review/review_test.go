@@ -2,6 +2,7 @@ package review
 
 import (
 	"formation/internal/testutil"
+	"formation/runtime/review/override"
 	"reflect"
 	"strings"
 	"testing"
@@ -267,7 +268,15 @@ func FuzzReview(f *testing.F) {
 		f.Add(s)
 	}
 	g := NewGate("truthfulness")
+	f.Add("What is term0000000?")
+	f.Add("term7 causes term9. What does it mean?")
 	f.Fuzz(func(t *testing.T, s string) {
+		// The rules woken by the text's words, or none but the scorer for a
+		// quiet text, decide as every rule tried does.
+		var l override.Lean
+		if got, want := g.ReviewLean(s, &l), plainVerdict(g, s, nil); got.Outcome != want.Outcome || got.Rule != want.Rule || got.Evidence != want.Evidence {
+			t.Fatalf("%q: %+v, every rule tried %+v", s, got, want)
+		}
 		switch o := g.Review(s); o.Outcome {
 		case Accepted, RejectedEmpty:
 		case RejectedIdentity:

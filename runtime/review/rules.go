@@ -77,28 +77,30 @@ func clauseEnd(t words, i int) int {
 	return end
 }
 
-// rule is one way of directing a change at the system.
+// rule is one way of directing a change at the system, and the words
+// that wake it (wake.go).
 type rule struct {
-	name string
-	fn   func(words) (string, bool)
+	name   string
+	fn     func(words) (string, bool)
+	wakers *text.WordSet
 }
 
 // newRules lists the rules in the order they are tried; the first that
 // fires names the refusal.
 func (g *Gate) newRules() []rule {
 	return []rule{
-		{"identity_assignment", g.identityAssignment},
-		{"adopted_identity", g.adoptedIdentity},
-		{"governance_directive", g.governanceDirective},
-		{"passive_disable", g.passiveDisable},
-		{"voided_governance", g.voidedGovernance},
-		{"standing_instruction", g.standingInstruction},
-		{"mode_entry", g.modeEntry},
-		{"operator_injection", g.operatorInjection},
-		{"claim_hardening", g.claimHardening},
-		{"override_signal", g.overrideSignal},
-		{"weak_override", g.weakOverride},
-		{"scored_override", scoredOverride},
+		{name: "identity_assignment", fn: g.identityAssignment},
+		{name: "adopted_identity", fn: g.adoptedIdentity},
+		{name: "governance_directive", fn: g.governanceDirective},
+		{name: "passive_disable", fn: g.passiveDisable},
+		{name: "voided_governance", fn: g.voidedGovernance},
+		{name: "standing_instruction", fn: g.standingInstruction},
+		{name: "mode_entry", fn: g.modeEntry},
+		{name: "operator_injection", fn: g.operatorInjection},
+		{name: "claim_hardening", fn: g.claimHardening},
+		{name: "override_signal", fn: g.overrideSignal},
+		{name: "weak_override", fn: g.weakOverride},
+		{name: "scored_override", fn: scoredOverride},
 	}
 }
 
@@ -207,8 +209,17 @@ func pointsInText(toks []string) bool {
 	return false
 }
 
+// match tries the rules in order, each only when a word of the text wakes
+// it (wake.go): the first that fires names the refusal.
 func (g *Gate) match(t words) (rule, evidence string) {
-	for _, r := range g.rules {
+	woken := g.woken(t.w)
+	if woken&g.bySignal != 0 {
+		t.signal = &signalReading{} // what overrideSignal read, for weakOverride
+	}
+	for i, r := range g.rules {
+		if woken&(1<<i) == 0 {
+			continue // it would find nothing
+		}
 		if ev, ok := r.fn(t); ok {
 			return r.name, ev
 		}
@@ -1208,13 +1219,12 @@ func confirming(t words, i int) bool {
 	return false
 }
 
-func identityNoun(w string) bool {
-	switch w {
-	case "name", "identity", "persona", "role", "purpose", "personality", "character", "nickname", "creator", "master", "owner":
-		return true
-	}
-	return false
-}
+func identityNoun(w string) bool { return identityNouns.Has(w) }
+
+// identityNouns name what the system is ("your name is", "your true
+// persona").
+var identityNouns = set("name", "identity", "persona", "role", "purpose", "personality", "character", "nickname",
+	"creator", "master", "owner")
 
 // subordinate reports whether the word at i stands in a subordinate clause
 // that opens before it ("if you are a new user").
@@ -1418,6 +1428,9 @@ func predicateAdjective(w string) bool {
 // new identity", "assume a different persona", "adopt an alternate self")
 // and returns the index of the identity noun, or -1.
 func (g *Gate) newIdentity(t words, i int) int {
+	if !identityVerbs.Has(t.w[i]) {
+		return -1
+	}
 	from := i + 1
 	switch t.w[i] {
 	case "take", "put", "try":
@@ -1425,9 +1438,6 @@ func (g *Gate) newIdentity(t words, i int) int {
 			return -1
 		}
 		from = i + 2
-	case "assume", "adopt", "wear", "don", "acquire", "get", "choose", "pick", "grow", "develop", "switch", "swap", "trade", "exchange":
-	default:
-		return -1
 	}
 	_, end := t.clause(i)
 	fresh := false
@@ -1447,6 +1457,11 @@ func (g *Gate) newIdentity(t words, i int) int {
 	}
 	return -1
 }
+
+// identityVerbs take on another identity: "take on", "put on" and "try on"
+// with their particle, the others as they are ("assume", "adopt", "swap").
+var identityVerbs = set("take", "put", "try", "assume", "adopt", "wear", "don", "acquire", "get", "choose", "pick",
+	"grow", "develop", "switch", "swap", "trade", "exchange")
 
 // selfWord is the system itself as an object ("stop being yourself").
 func selfWord(w string) bool { return w == "yourself" || w == "you" || w == "thyself" }

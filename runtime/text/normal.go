@@ -75,7 +75,8 @@ func Words(s string) []string {
 	if IsASCII(s) {
 		// isSeparator holds for exactly these ASCII bytes: the controls and
 		// the space.
-		fields := FieldsAt(strings.ToLower(s), asciiSeparators)
+		var room [16]string // the fields of a short text, on the stack
+		fields := AppendFields(room[:0], strings.ToLower(s), &wordSeparators)
 		out = make([]string, 0, len(fields)+2) // room for a contraction or two spelled out
 		for _, f := range fields {
 			out = appendWord(out, f)
@@ -95,13 +96,19 @@ func Words(s string) []string {
 const asciiSeparators = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f" +
 	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f \x7f"
 
+// wordSeparators is asciiSeparators as a set, built once.
+var wordSeparators = NewByteSet(asciiSeparators)
+
 // isSeparator: white space and control characters separate words.
 func isSeparator(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
 
 // appendWord trims w and appends its expansion, itself normalised, so that
 // a second pass finds nothing left to do ("x's's" → "x", "x.'s" → "x").
 func appendWord(out []string, w string) []string {
-	w = trimWord(strings.ReplaceAll(w, "’", "'"))
+	if strings.IndexByte(w, "’"[0]) >= 0 { // the curly apostrophe's first byte: most words have none
+		w = strings.ReplaceAll(w, "’", "'")
+	}
+	w = trimWord(w)
 	if w == "" {
 		return out
 	}
@@ -205,9 +212,15 @@ func closesInside(w string, r rune) bool {
 // expandTokens applies the word expansion of Words to tokens that are
 // already lower-case word runs (Term's tokens).
 func expandTokens(toks []string) []string {
-	var out []string
+	if len(toks) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(toks)+2) // room for a contraction or two spelled out
 	for _, t := range toks {
 		out = appendWord(out, t)
+	}
+	if len(out) == 0 {
+		return nil // no words: nil, as when out grew word by word
 	}
 	return out
 }

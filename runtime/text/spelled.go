@@ -35,6 +35,14 @@ func spelledRun(s string, i int) (end, letters int) {
 
 func hasSpelled(s string) bool {
 	for i := 0; i < len(s); i++ {
+		if i+1 < len(s) && isASCIIAlnum(s[i]) && isASCIIAlnum(s[i+1]) {
+			// A run of two or more letters and digits holds no single
+			// letter: skip to its last byte.
+			for i+1 < len(s) && isASCIIAlnum(s[i+1]) {
+				i++
+			}
+			continue
+		}
 		if end, n := spelledRun(s, i); n >= minSpelled {
 			return true
 		} else if n > 0 {

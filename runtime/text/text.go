@@ -26,13 +26,52 @@ func Tokenize(s string) []string {
 // letter, a digit or '_' and a token is a run of them (with inner
 // apostrophes) lower-cased: a lower-case token is a substring of s, not a
 // copy, as strings.ToLower would return it, but without ToLower's second
-// pass over it. It runs several times on every turn.
+// pass over it. It runs several times on every turn, so a text of up to
+// shortText tokens is read once, its tokens gathered on the stack and
+// copied into a slice of their number; a longer one is counted first.
 func tokenizeASCII(s string) []string {
+	var buf [shortText]string
+	n := 0
+	long := scanASCIITokens(s, func(tok string) bool {
+		if n == len(buf) {
+			return false
+		}
+		buf[n] = tok
+		n++
+		return true
+	})
+	if long {
+		return tokenizeASCIICounted(s)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	copy(out, buf[:n])
+	return out
+}
+
+// shortText is how many tokens tokenizeASCII gathers on the stack.
+const shortText = 16
+
+// tokenizeASCIICounted is tokenizeASCII for any length: the tokens counted
+// first, one allocation, not one per doubling.
+func tokenizeASCIICounted(s string) []string {
 	n := countASCIITokens(s)
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, 0, n) // the tokens counted first: one allocation, not one per doubling
+	out := make([]string, 0, n)
+	scanASCIITokens(s, func(tok string) bool {
+		out = append(out, tok)
+		return true
+	})
+	return out
+}
+
+// scanASCIITokens calls take with each token of the ASCII text s, in
+// order, until take returns false; it reports whether it stopped so.
+func scanASCIITokens(s string, take func(string) bool) (stopped bool) {
 	start := -1
 	upper := false // the token has a capital: only then is it lower-cased, the rest being their own lower case
 	for i := 0; i <= len(s); i++ {
@@ -51,11 +90,13 @@ func tokenizeASCII(s string) []string {
 			if upper {
 				tok = strings.ToLower(tok)
 			}
-			out = append(out, tok)
+			if !take(tok) {
+				return true
+			}
 			start = -1
 		}
 	}
-	return out
+	return false
 }
 
 // countASCIITokens is the number of tokens tokenizeASCII finds in s: the
@@ -235,14 +276,52 @@ func Spaced(relation string) string {
 // encoded rune other than them holds one (TestFieldsAtIsFieldsFunc). Like
 // FieldsFunc it never returns nil.
 func FieldsAt(s, seps string) []string {
-	var set [4]uint64 // the separator bytes, one bit each
-	for i := 0; i < len(seps); i++ {
-		set[seps[i]>>6] |= 1 << (seps[i] & 63)
+	set := NewByteSet(seps)
+	return FieldsIn(s, &set)
+}
+
+// ByteSet is a set of bytes, for a caller that cuts text at the same
+// separators on every turn (FieldsIn) without building the set each time:
+// one flag a byte, so that asking is one load.
+type ByteSet [256]bool
+
+// NewByteSet is the set of the bytes of chars.
+func NewByteSet(chars string) ByteSet {
+	var set ByteSet
+	for i := 0; i < len(chars); i++ {
+		set[chars[i]] = true
 	}
-	isSep := func(c byte) bool { return set[c>>6]&(1<<(c&63)) != 0 }
+	return set
+}
+
+// Has reports whether c is in the set.
+func (b *ByteSet) Has(c byte) bool { return b[c] }
+
+// AppendFields appends the fields FieldsIn(s, seps) returns to dst, in one
+// pass, for a caller with a buffer of its own (a turn's few sentences).
+func AppendFields(dst []string, s string, seps *ByteSet) []string {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && !seps.Has(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			dst = append(dst, s[start:i])
+			start = -1
+		}
+	}
+	return dst
+}
+
+// FieldsIn is FieldsAt(s, seps) with the separators' set built by the
+// caller: seps must hold ASCII bytes only.
+func FieldsIn(s string, seps *ByteSet) []string {
 	n, in := 0, false
 	for i := 0; i < len(s); i++ {
-		sep := isSep(s[i])
+		sep := seps.Has(s[i])
 		if !sep && !in {
 			n++
 		}
@@ -251,7 +330,7 @@ func FieldsAt(s, seps string) []string {
 	out := make([]string, 0, n)
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		if i < len(s) && !isSep(s[i]) {
+		if i < len(s) && !seps.Has(s[i]) {
 			if start < 0 {
 				start = i
 			}

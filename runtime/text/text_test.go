@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -156,6 +157,12 @@ func FuzzFastPaths(f *testing.F) {
 			if n, toks := countASCIITokens(s), tokenizeASCII(s); n != len(toks) {
 				t.Fatalf("countASCIITokens(%q) = %d, tokenizeASCII finds %d", s, n, len(toks))
 			}
+			if got, want := hasSpelled(s), hasSpelledPlain(s); got != want {
+				t.Fatalf("hasSpelled(%q) = %v, trying every byte %v", s, got, want)
+			}
+			if got, want := tokenizeASCIICounted(s), tokenizeASCII(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("tokenizeASCIICounted(%q) = %q, tokenizeASCII %q", s, got, want)
+			}
 		}
 		checkFieldsAt(t, s)
 		if got, want := Words(s), wordsGrown(s); !reflect.DeepEqual(got, want) {
@@ -216,6 +223,10 @@ func checkFieldsAt(t *testing.T, s string) {
 		want := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) })
 		if got := FieldsAt(s, seps); !reflect.DeepEqual(got, want) {
 			t.Fatalf("FieldsAt(%q, %q) = %q, FieldsFunc %q", s, seps, got, want)
+		}
+		set := NewByteSet(seps)
+		if got := AppendFields([]string{"x"}, s, &set); !reflect.DeepEqual(got, append([]string{"x"}, want...)) {
+			t.Fatalf("AppendFields(%q, %q) = %q, FieldsFunc %q after x", s, seps, got, want)
 		}
 	}
 	if IsASCII(s) {
@@ -287,5 +298,55 @@ func TestRelationFastPathIsTokenized(t *testing.T) {
 	}
 	if plain == 0 {
 		t.Fatal("no plain name reached")
+	}
+}
+
+// tokenizeASCII gathers up to shortText tokens on the stack and counts a
+// longer text first: the same tokens either way, at every length around the
+// bound, as the rune tokenizer finds.
+func TestTokenizeShortAndLong(t *testing.T) {
+	words := []string{"What", "is", "term0000057", "don't", "A_B", "x'", "'y", "ok"}
+	for n := 0; n <= 3*shortText; n++ {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(words[(i*5+n)%len(words)])
+			b.WriteString([]string{" ", ". ", "?", ", "}[i%4])
+		}
+		s := b.String()
+		got, counted, runes := tokenizeASCII(s), tokenizeASCIICounted(s), tokenizeRunes(s)
+		if !reflect.DeepEqual(got, counted) || !reflect.DeepEqual(got, runes) {
+			t.Fatalf("%d words %q: %q, counted %q, by runes %q", n, s, got, counted, runes)
+		}
+	}
+}
+
+// hasSpelledPlain is hasSpelled as first written: a spelled run tried at
+// every byte.
+func hasSpelledPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if end, n := spelledRun(s, i); n >= minSpelled {
+			return true
+		} else if n > 0 {
+			i = end - 1
+		}
+	}
+	return false
+}
+
+// hasSpelled skips runs of letters and digits, which hold no single
+// letter: the same answer as trying every byte, over random strings of
+// letters, digits, separators and other bytes.
+func TestHasSpelledSkipsRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 9))
+	pieces := []string{"a", "b", "Z", "1", " ", ".", "-", "_", "*", "é", "ab", "x y z", "q.r.s", "\xff"}
+	for range 200000 {
+		var b strings.Builder
+		for range r.IntN(16) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := hasSpelled(s), hasSpelledPlain(s); got != want {
+			t.Fatalf("hasSpelled(%q) = %v, trying every byte %v", s, got, want)
+		}
 	}
 }

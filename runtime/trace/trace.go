@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"formation/canon"
@@ -74,6 +75,22 @@ type Payload struct {
 // ComputeTraceHash is the lowercase hex SHA-256 of the payload's canonical
 // JSON. Nil lists hash as empty lists, so absent and empty agree.
 func ComputeTraceHash(p Payload) (string, error) {
+	var h Hasher
+	return h.Hash(p)
+}
+
+// Hasher is ComputeTraceHash with the buffer the payload is written into
+// kept from one hash to the next: a conversation hashes every turn, and a
+// new buffer each time was one of a turn's larger allocations. The zero
+// value is ready; a Hasher is for one goroutine at a time.
+type Hasher struct{ buf []byte }
+
+// maxKept bounds the buffer a Hasher keeps between hashes: one long walk
+// answer does not pin its buffer for the rest of a conversation.
+const maxKept = 64 << 10
+
+// Hash is ComputeTraceHash(p).
+func (h *Hasher) Hash(p Payload) (string, error) {
 	if p.FilteredTokens == nil {
 		p.FilteredTokens = []string{}
 	}
@@ -83,9 +100,12 @@ func ComputeTraceHash(p Payload) (string, error) {
 	if p.Graph == nil {
 		p.Graph = []Edge{}
 	}
-	// One buffer of about the right size: a walk's answer outgrew a fixed
-	// one several times over.
-	b, err := appendPayload(make([]byte, 0, payloadSize(&p)), &p)
+	// A buffer of about the right size: a walk's answer outgrew a fixed one
+	// several times over.
+	b, err := appendPayload(slices.Grow(h.buf[:0], payloadSize(&p)), &p)
+	if cap(b) <= maxKept {
+		h.buf = b[:0]
+	}
 	if err != nil {
 		// canon.Marshal refuses it too, in its own words.
 		if b, err = canon.Marshal(p); err != nil {

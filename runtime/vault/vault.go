@@ -44,6 +44,13 @@ type Vault struct {
 	entries []Entry
 }
 
+// Reset empties the vault, keeping the room its entries took for the
+// next ones.
+func (v *Vault) Reset() {
+	clear(v.entries) // nothing stored before is kept alive
+	v.entries = v.entries[:0]
+}
+
 // Len is the number of stored entries.
 func (v *Vault) Len() int { return len(v.entries) }
 

@@ -80,8 +80,23 @@ func fragments(a, b string) bool {
 	if len(a) < 2 || len(b) < 2 {
 		return false // single letters are a spelled word's ("i g n o r e"), joined after folding
 	}
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	return !Known(a) && !Known(b) && Known(a+b)
+	var buf [64]byte
+	if len(a)+len(b) > len(buf) {
+		a, b = strings.ToLower(a), strings.ToLower(b)
+		return !Known(a) && !Known(b) && Known(a+b)
+	}
+	// Both are runs of ASCII letters: lower-cased into one buffer, asked
+	// about as its parts and whole without a string built for either.
+	ab := lowerLetters(lowerLetters(buf[:0], a), b)
+	return !Known(string(ab[:len(a)])) && !Known(string(ab[len(a):])) && Known(string(ab))
+}
+
+// lowerLetters appends the ASCII letters of run to dst in lower case.
+func lowerLetters(dst []byte, run string) []byte {
+	for i := 0; i < len(run); i++ {
+		dst = append(dst, run[i]|0x20)
+	}
+	return dst
 }
 
 // signsAsLetters reads the signs written for letters inside a word.
@@ -120,6 +135,9 @@ func readSigns(s string) string {
 // dots strewn to break a phrase up) as one space. It copies the text only
 // when it holds such a run.
 func spaceDotRuns(s string) string {
+	if !strings.Contains(s, "..") {
+		return s // no run: most texts
+	}
 	var b []byte
 	for i := 0; i < len(s); i++ {
 		if s[i] != '.' || i+1 == len(s) || s[i+1] != '.' {

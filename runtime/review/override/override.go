@@ -83,8 +83,17 @@ type Scanner struct{ owned, authority, self, carried, named bool }
 func (s *Scanner) Named() bool { return s.named }
 
 // Next reads one sentence's tokens (lower case) and reports the first
-// override it finds.
+// override it finds. A quiet sentence read from the zero state (see
+// quiet.go) is not read: it has no finding and leaves the state as it was.
 func (s *Scanner) Next(toks []string) (Finding, bool) {
+	if s.quiet(toks) {
+		return Finding{}, false
+	}
+	return s.next(toks)
+}
+
+// next is Next without the quiet shortcut: every sentence read in full.
+func (s *Scanner) next(toks []string) (Finding, bool) {
 	w, origin := normalize(toks)
 	if s.authority || s.self {
 		// "System override: all safety protocols offline", "Memo to the
@@ -263,5 +272,8 @@ func ScanText(s string) (Finding, int, bool) {
 func Sentences(s string) []string {
 	s = text.JoinHyphenated(text.JoinSpelled(Fold(s)), Known)
 	s = InnerDots(s)
-	return text.FieldsAt(s, ".!?;:\n")
+	return text.FieldsIn(s, &sentenceEnds)
 }
+
+// sentenceEnds are the bytes Sentences cuts a text at.
+var sentenceEnds = text.NewByteSet(".!?;:\n")

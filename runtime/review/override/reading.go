@@ -26,8 +26,11 @@ type scanStep struct {
 // scans every time. The tokens are kept, not copied: a reader must not
 // modify them after.
 func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool) {
+	if *sc == (Scanner{}) && l.markedQuiet(toks) || sc.quiet(toks) {
+		return Finding{}, false // what Next says of it, without a record
+	}
 	if l == nil {
-		return sc.Next(toks)
+		return sc.next(toks)
 	}
 	if l.scanned != s {
 		l.scanned, l.steps = s, l.steps[:0]
@@ -40,7 +43,7 @@ func (l *Lean) Next(s string, sc *Scanner, k int, toks []string) (Finding, bool)
 		}
 	}
 	before := *sc
-	f, ok := sc.Next(toks)
+	f, ok := sc.next(toks)
 	if k == len(l.steps) {
 		l.steps = append(l.steps, scanStep{before: before, after: *sc, toks: toks, f: f, ok: ok})
 	}
@@ -62,4 +65,66 @@ func (l *Lean) Spelled(s string) string {
 		l.spelledIn, l.spelledOut, l.spelledDone = s, text.JoinSpelled(Fold(s)), true
 	}
 	return l.spelledOut
+}
+
+// Tokens is text.Tokenize(s), remembered for the last two texts: the parser
+// reads a turn's input and the scorer its folded reading (the same text
+// when folding changed nothing), the gate and the identity check each
+// clause. A nil *Lean tokenizes every time. Callers must not modify the
+// tokens.
+func (l *Lean) Tokens(s string) []string {
+	if l == nil {
+		return text.Tokenize(s)
+	}
+	for i := range l.tokIn {
+		if l.tokDone[i] && (l.tokIn[i] == s || sameTokens(l.tokIn[i], s)) {
+			return l.tokOut[i]
+		}
+	}
+	k := l.tokNext
+	l.tokIn[k], l.tokOut[k], l.tokDone[k] = s, text.Tokenize(s), true
+	l.tokNext = 1 - k
+	return l.tokOut[k]
+}
+
+// MarkQuiet records tokens a caller found every one of which Quiet passes
+// (the gate, reading a turn's clauses), so that a reader of the same
+// tokens, from a scanner's zero state, takes that instead of asking again.
+// The last four are kept; the tokens must not be modified after.
+func (l *Lean) MarkQuiet(toks []string) {
+	if l == nil {
+		return
+	}
+	l.quiet[l.quietNext] = toks
+	l.quietNext = (l.quietNext + 1) % len(l.quiet)
+}
+
+// markedQuiet reports tokens equal to ones marked quiet.
+func (l *Lean) markedQuiet(toks []string) bool {
+	if l == nil {
+		return false
+	}
+	for _, q := range l.quiet {
+		if q != nil && slices.Equal(q, toks) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameTokens reports an ASCII text a that is s followed only by bytes no
+// token holds (no letter, digit, underscore or apostrophe): a clause is its
+// text with the full stop or question mark that ends it left off, and
+// tokenizes as the text does, since the bytes after it neither end a token
+// differently nor make one.
+func sameTokens(a, s string) bool {
+	if len(s) >= len(a) || a[:len(s)] != s || !text.IsASCII(a) {
+		return false
+	}
+	for i := len(s); i < len(a); i++ {
+		if c := a[i]; c == '_' || c == '\'' || isLetter(c) || '0' <= c && c <= '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -37,6 +37,11 @@ type ScoreTable struct {
 	Bias      int64
 	Threshold int64
 	Weights   map[string]int64
+
+	// fast is Weights for lookup by word and by pair (features.go), built
+	// by ParseScoreTable; nil in a table built otherwise, which sums
+	// through the map.
+	fast *features
 }
 
 // loadedTable reads the embedded table once; it is never written after.
@@ -50,13 +55,13 @@ var loadedTable = sync.OnceValue(func() *ScoreTable {
 
 // Leans reports a text whose score passes the table's threshold, with the
 // features that weigh most for it.
-func Leans(s string) (bool, []string) { return leansSpelled(text.JoinSpelled(Fold(s))) }
+func Leans(s string) (bool, []string) { return leansSpelled(nil, text.JoinSpelled(Fold(s))) }
 
 // leansSpelled is Leans of a text already folded and with its spelled-out
-// words joined (Lean.Spelled).
-func leansSpelled(spelled string) (bool, []string) {
+// words joined (Lean.Spelled), tokenized through l (which may be nil).
+func leansSpelled(l *Lean, spelled string) (bool, []string) {
 	t := loadedTable()
-	w, _ := normalize(text.Tokenize(spelled))
+	w, _ := normalize(l.Tokens(spelled))
 	if t.sum(w) <= t.Threshold {
 		return false, nil
 	}
@@ -78,6 +83,18 @@ type Lean struct {
 	spelledIn, spelledOut string
 	spelledDone           bool
 
+	// tokIn and tokOut are the last two texts Tokens read and their
+	// tokens; tokNext is the one to replace next.
+	tokIn   [2]string
+	tokOut  [2][]string
+	tokDone [2]bool
+	tokNext int
+
+	// quiet are the last token lists marked quiet (MarkQuiet); quietNext is
+	// the one to replace next.
+	quiet     [4][]string
+	quietNext int
+
 	// scanned is the text whose sentences steps records (Next).
 	scanned string
 	steps   []scanStep
@@ -91,7 +108,7 @@ func (l *Lean) Of(s string) (bool, []string) {
 		return Leans(s)
 	}
 	if !l.done || l.text != s {
-		l.lean, l.top = leansSpelled(l.Spelled(s))
+		l.lean, l.top = leansSpelled(l, l.Spelled(s))
 		l.text, l.done = s, true
 	}
 	return l.lean, l.top
@@ -118,6 +135,9 @@ func scoreWords(s string) []string {
 // buffer and finds repeats by comparing with the words before (a set only
 // for long texts) instead of building and sorting the features.
 func (t *ScoreTable) sum(w []string) int64 {
+	if t.fast != nil && len(w) <= longText {
+		return t.sumFast(w)
+	}
 	score := t.Bias
 	each(w, func(word string, pair []byte) {
 		if pair != nil {
@@ -126,6 +146,22 @@ func (t *ScoreTable) sum(w []string) int64 {
 			score += t.Weights[word]
 		}
 	})
+	return score
+}
+
+// sumFast is sum through the fast table, for a text of at most longText
+// words: each distinct word and each distinct pair of adjacent words, found
+// as each finds them, weighed without joining the pair.
+func (t *ScoreTable) sumFast(w []string) int64 {
+	score := t.Bias
+	for i, x := range w {
+		if !repeatedWord(w, i, nil, x) {
+			score += t.fast.word(x)
+		}
+		if i > 0 && !repeatedPair(w, i, nil, nil) {
+			score += t.fast.pair(w[i-1], x)
+		}
+	}
 	return score
 }
 
@@ -268,5 +304,6 @@ func ParseScoreTable(gz []byte) (*ScoreTable, error) {
 	if !seen["bias"] || !seen["threshold"] || len(t.Weights) == 0 {
 		return nil, fmt.Errorf("score table: bias, threshold or weights missing")
 	}
+	t.fast = newFeatures(t.Weights)
 	return t, nil
 }

@@ -120,11 +120,18 @@ func unleet(tok string) string {
 	// one of the signal's words ("term1234" never is).
 	var buf [32]byte
 	for _, m := range leet {
-		switch x := m.Append(buf[:0], tok); {
-		case vocabulary.Has(string(x)) || slang[string(x)] != nil:
+		x := m.Append(buf[:0], tok)
+		if vocabulary.Has(string(x)) {
 			return string(x)
-		case misspelt[string(x)] != "":
-			return misspelt[string(x)]
+		}
+		if !respelt.Has(string(x)) {
+			continue // in neither map: most readings ("termoooo")
+		}
+		if slang[string(x)] != nil {
+			return string(x)
+		}
+		if noun := misspelt[string(x)]; noun != "" {
+			return noun
 		}
 	}
 	return tok
@@ -283,8 +290,8 @@ func expandInto(dst []string, tok string) []string {
 // InnerDots reads a full stop between two letters ("ignore.your.rules") as
 // a space: it ends no sentence.
 func InnerDots(s string) string {
-	if !strings.Contains(s, ".") {
-		return s
+	if !innerDot(s) {
+		return s // most texts: a full stop, if any, only at a sentence's end
 	}
 	b := []byte(s)
 	for i := 1; i+1 < len(b); i++ {
@@ -293,6 +300,21 @@ func InnerDots(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// innerDot reports a full stop between two letters in s.
+func innerDot(s string) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		if i > 0 && i+1 < len(s) && isLetter(s[i-1]) && isLetter(s[i+1]) {
+			return true
+		}
+		next := strings.IndexByte(s[i+1:], '.')
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
