@@ -36,7 +36,6 @@
 package stage
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -208,24 +207,29 @@ type Output struct {
 // PutStream stores what write writes, hashing it as it streams, and returns
 // the object's digest. The object exists only if write succeeds; write's own
 // error is returned as it is (a typed refusal stays one).
+//
+// write and the store run side by side: what write writes is queued in
+// chunks (handoff) while the store compresses and hashes the chunks before
+// them, so producing a large object and storing it take the time of the
+// slower of the two rather than of both.
 func PutStream(ctx context.Context, s store.Store, write func(io.Writer) error) (string, error) {
-	pr, pw := io.Pipe()
+	h := newHandoff()
 	type put struct {
 		digest string
 		err    error
 	}
 	done := make(chan put, 1)
 	go func() {
-		d, _, err := s.PutReader(ctx, pr)
-		pr.CloseWithError(err) // a failed put stops the writer too
+		r := &handoffReader{h: h}
+		d, _, err := s.PutReader(ctx, r)
+		r.CloseWithError(err) // a failed put stops the writer too
 		done <- put{d, err}
 	}()
-	bw := bufio.NewWriterSize(pw, 256<<10)
-	err := write(bw)
-	if err == nil {
-		err = bw.Flush()
+	w := &handoffWriter{h: h}
+	err := write(w)
+	if cerr := w.CloseWithError(err); err == nil {
+		err = cerr // the end of the object, which the reader was not there to take
 	}
-	pw.CloseWithError(err) // nil: the reader sees the end of the object
 	res := <-done
 	if err != nil {
 		return "", err
