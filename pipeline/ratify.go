@@ -188,11 +188,14 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 	if !streamed { // the plan was compiled again
 		gauge = ratify.Measure(plan)
 	}
-	if err := gauge.Check(ratify.Input{
+	// loadCourseData refused a set that does not project to the course's
+	// validated_set_sha, so that is the set's projection: the gauge need
+	// not hash it again.
+	if err := gauge.CheckProjected(ratify.Input{
 		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
 		CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,
 		Index: index, PriorCourses: priors, IssuedAt: issuedAt,
-	}); err != nil {
+	}, in.Course.ValidatedSetSHA); err != nil {
 		return artifact.MasteryReport{}, err
 	}
 	if !streamed {
