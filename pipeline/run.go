@@ -286,15 +286,38 @@ func compileYAML(in *CourseInputs, yaml []byte) error {
 // its plan; a course whose set does not match its validated_set_sha is
 // refused.
 func (p *Pipeline) loadCourseData(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
-	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
+	return p.readCourseData(ctx, courseDigest).take(ctx, p.Env, spec)
+}
+
+// courseDataRead is a course and its validated set as read ahead of need
+// (readCourseData), their faults not yet reported.
+type courseDataRead struct {
+	digest string
+	course stage.Ahead[artifact.Course]
+	set    setRead
+}
+
+// readCourseData is loadCourseData without its refusals: it audits nothing
+// and may run on another goroutine; take then refuses what loadCourseData
+// refuses, in its order and with its audit.
+func (p *Pipeline) readCourseData(ctx context.Context, courseDigest string) courseDataRead {
+	r := courseDataRead{digest: courseDigest, course: stage.LoadAhead[artifact.Course](ctx, p.Env.Store, courseDigest)}
+	if r.course.OK() {
+		r.set = p.readSet(ctx, r.course.Value())
+	}
+	return r
+}
+
+func (r courseDataRead) take(ctx context.Context, e *stage.Env, spec stage.Spec) (CourseInputs, error) {
+	course, err := r.course.Take(ctx, e, spec)
 	if err != nil {
 		return CourseInputs{}, err
 	}
-	vts, err := p.loadSet(ctx, spec, course)
+	vts, err := r.set.take(ctx, e, spec, course)
 	if err != nil {
 		return CourseInputs{}, err
 	}
-	return CourseInputs{Course: course, CourseObject: courseDigest, VTS: vts}, nil
+	return CourseInputs{Course: course, CourseObject: r.digest, VTS: vts}, nil
 }
 
 // loadSet reads a course's validated set and refuses one that does not
