@@ -199,16 +199,22 @@ func TestRatifyHaltsOnTheFirstCorruptInputItReads(t *testing.T) {
 }
 
 // The run stage reads its course's validated set while it encodes the
-// compiled plan's payloads: a corrupt set still halts it with exit 65 and
-// exactly one audit record naming the set. When the course's YAML is
-// corrupt as well, the set's fault is the one returned, as before, and each
-// corrupt object is audited once.
+// compiled plan's payloads, or (a small course) while it compiles the
+// plan: a corrupt set still halts it with exit 65 and exactly one audit
+// record naming the set. When the course's YAML is corrupt as well, the
+// set's fault is the one returned, as before, and each corrupt object is
+// audited once, the YAML first.
 func TestRunOverCorruptSetHaltsOnce(t *testing.T) {
 	ctx := context.Background()
-	for _, yamlToo := range []bool{false, true} {
+	for _, c := range []struct {
+		yamlToo bool
+		beside  int
+	}{{false, -1}, {true, -1}, {false, 0}, {true, 0}} {
+		yamlToo := c.yamlToo
 		courses := tinySubject(t, tinyDoc)
 		storeDir := t.TempDir()
 		p := clockedPipeline(t, courses, "file://"+storeDir)
+		pipeline.SetIndexBeside(p, c.beside)
 		for _, st := range stageOrder[:4] {
 			_, err := stageByName(p, st)(ctx, "tiny")
 			must(t, err)
@@ -238,9 +244,9 @@ func TestRunOverCorruptSetHaltsOnce(t *testing.T) {
 		recs, err := audit.List(ctx, p.Env.Store, audit.Filter{Subject: "tiny", Stage: "run"})
 		must(t, err)
 		recs = recs[before:]
-		if len(recs) != 2 || !strings.Contains(recs[0].Detail+recs[1].Detail, course.ValidatedSetObject) ||
-			!strings.Contains(recs[0].Detail+recs[1].Detail, course.CourseSHA256) {
-			t.Fatalf("want one corrupt_object record for the YAML and one for the set, got %+v", recs)
+		if len(recs) != 2 || !strings.Contains(recs[0].Detail, course.CourseSHA256) ||
+			!strings.Contains(recs[1].Detail, course.ValidatedSetObject) {
+			t.Fatalf("want one corrupt_object record for the YAML, then one for the set, got %+v", recs)
 		}
 	}
 }

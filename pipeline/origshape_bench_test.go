@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	rtrace "runtime/trace"
 	"strconv"
 	"strings"
 	"testing"
@@ -274,7 +275,10 @@ func benchStages(b *testing.B, f fixture) time.Duration {
 	start, cpu0 := time.Now(), testutil.ProcessCPU()
 	for i, st := range stages {
 		t0, c0 := time.Now(), testutil.ProcessCPU()
-		if _, err := st(ctx, microSubject); err != nil {
+		reg := rtrace.StartRegion(ctx, "stage:"+names[i])
+		_, err := st(ctx, microSubject)
+		reg.End()
+		if err != nil {
 			b.Fatalf("%s: %v", names[i], err)
 		}
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")

@@ -54,6 +54,10 @@ type Pipeline struct {
 	// OnProgress, when not nil, hears every stage's advance, for a
 	// terminal progress bar.
 	OnProgress func(Progress)
+
+	// indexBeside, when not 0, replaces indexBesideMax (tests take both
+	// ways with it).
+	indexBeside int
 }
 
 // Progress is a stage's advance in real units (files, texts, candidates,

@@ -112,11 +112,14 @@ func (p *Pipeline) ratifyRecord(ctx context.Context, spec stage.Spec, runDigest,
 	if err != nil {
 		return artifact.MasteryReport{}, err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // what was read ahead for a record that is refused
+	ahead := p.readAhead(ctx, raw)
 	rec, err := ratify.OpenRunRecord(raw)
 	if err != nil {
 		return artifact.MasteryReport{}, undecodableRecord(runDigest, err)
 	}
-	report, err := p.measureRecord(ctx, spec, rec, issuedAt, index, loaded)
+	report, err := p.measureRecord(ctx, spec, rec, issuedAt, index, loaded, ahead)
 	var bad *ratify.DecodeError
 	if err != nil && !errors.As(err, &bad) {
 		// A whole decode would have refused a record with a fault in its
@@ -151,18 +154,15 @@ func undecodableRecord(digest string, err error) error {
 //
 // The passes stream into a gauge of the stored plan while the course and
 // its validated set load on another goroutine: neither needs the other,
-// and the gauge needs the inputs only to report. What the loads and checks
+// and the gauge needs the inputs only to report. Both reads may have
+// started before the record was opened (ahead). What the loads and checks
 // refuse is reported in the order they are made (course, plan, record,
 // earlier courses, inputs, then the passes), as if one followed another.
 func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *ratify.RunRecordReader, issuedAt string,
-	index artifact.MasteredCoursesIndex, loaded *packs.Loaded) (artifact.MasteryReport, error) {
+	index artifact.MasteredCoursesIndex, loaded *packs.Loaded, ahead recordReads) (artifact.MasteryReport, error) {
 	head := rec.Head()
-	course := make(chan courseRead, 1)
-	go func() {
-		in, err := p.loadCourseData(ctx, spec, head.CourseObject)
-		course <- courseRead{in, err}
-	}()
-	read := readStoredPlan(ctx, p.Env.Store, head.PlanObject)
+	course := ahead.courseData(ctx, p, head.CourseObject)
+	read := ahead.storedPlan(ctx, p.Env.Store, head.PlanObject)
 	var (
 		gauge     *ratify.Gauge
 		streamErr error
@@ -172,11 +172,10 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 		gauge = ratify.Measure(read.plan)
 		streamErr = rec.Stream(gauge)
 	}
-	c := <-course
-	if c.err != nil {
-		return artifact.MasteryReport{}, c.err
+	in, err := (<-course).take(ctx, p.Env, spec)
+	if err != nil {
+		return artifact.MasteryReport{}, err
 	}
-	in := c.in
 	plan, err := p.recordedPlan(ctx, spec, head, read, &in)
 	if err != nil {
 		return artifact.MasteryReport{}, err
@@ -188,11 +187,14 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 	if !streamed { // the plan was compiled again
 		gauge = ratify.Measure(plan)
 	}
-	if err := gauge.Check(ratify.Input{
+	// loadCourseData refused a set that does not project to the course's
+	// validated_set_sha, so that is the set's projection: the gauge need
+	// not hash it again.
+	if err := gauge.CheckProjected(ratify.Input{
 		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
 		CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,
 		Index: index, PriorCourses: priors, IssuedAt: issuedAt,
-	}); err != nil {
+	}, in.Course.ValidatedSetSHA); err != nil {
 		return artifact.MasteryReport{}, err
 	}
 	if !streamed {
@@ -204,11 +206,83 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 	return gauge.Report()
 }
 
-// courseRead is a course's inputs as loaded on another goroutine.
-type courseRead struct {
-	in  CourseInputs
-	err error
+// recordReads are the reads that ratify starts on the digests a run
+// record's head names as soon as the record's bytes are in, before the
+// record is opened (a scan of all of it, a fortieth of a second at 10,000
+// relations with the other CPU idle): its course and validated set, and
+// the stored plan. They are guesses (headDigest); a read whose digest the
+// opened head does not name is not used, and the read it names is made
+// then. Nothing read ahead is audited until it is taken.
+type recordReads struct {
+	courseDigest, planDigest string
+	course                   chan courseDataRead
+	plan                     chan planRead
 }
+
+// readAhead starts the reads for the digests a run record's bytes seem to
+// name.
+func (p *Pipeline) readAhead(ctx context.Context, raw []byte) recordReads {
+	r := recordReads{courseDigest: headDigest(raw, "course_object"), planDigest: headDigest(raw, "plan_object")}
+	if r.courseDigest != "" {
+		r.course = p.startCourseData(ctx, r.courseDigest)
+	}
+	if r.planDigest != "" {
+		r.plan = make(chan planRead, 1)
+		go func() { r.plan <- readStoredPlan(ctx, p.Env.Store, r.planDigest) }()
+	}
+	return r
+}
+
+// courseData is the read of the course digest names and its set: the one
+// started ahead, when it is of that digest, or else one started now.
+func (r recordReads) courseData(ctx context.Context, p *Pipeline, digest string) <-chan courseDataRead {
+	if r.course != nil && r.courseDigest == digest {
+		return r.course
+	}
+	return p.startCourseData(ctx, digest)
+}
+
+// storedPlan is the plan object digest names, as read ahead when it was,
+// or else read now.
+func (r recordReads) storedPlan(ctx context.Context, s store.Store, digest string) planRead {
+	if r.plan != nil && r.planDigest == digest {
+		return <-r.plan
+	}
+	return readStoredPlan(ctx, s, digest)
+}
+
+// startCourseData reads a course and its set on another goroutine.
+func (p *Pipeline) startCourseData(ctx context.Context, digest string) chan courseDataRead {
+	c := make(chan courseDataRead, 1)
+	go func() { c <- p.readCourseData(ctx, digest) }()
+	return c
+}
+
+// headDigest is the digest a stored run record's head gives key, found
+// without decoding the record, or "" when none is found: canonical JSON
+// escapes every quote inside a string and its keys are sorted, so in a
+// record the first `"key":"` is the head's own key (only schema_version
+// comes after the passes), within the head's first few hundred bytes. It
+// is only a guess for reading ahead: the opened record's head says which
+// digests are read.
+func headDigest(raw []byte, key string) string {
+	k := []byte(`"` + key + `":"`)
+	head := raw[:min(len(raw), headPeekBytes)]
+	i := bytes.Index(head, k)
+	if i < 0 {
+		return ""
+	}
+	rest := raw[i+len(k):]
+	const n = 64 // hex SHA-256
+	if len(rest) <= n || rest[n] != '"' || !store.ValidDigest(string(rest[:n])) {
+		return ""
+	}
+	return string(rest[:n])
+}
+
+// headPeekBytes is how far into a run record headDigest looks: a head is
+// its course id and five digests, a few hundred bytes.
+const headPeekBytes = 4 << 10
 
 // recordedPlan is the plan the run stage compiled and stored for the course
 // a run record names, rather than the course compiled again; the plan is

@@ -50,7 +50,7 @@ func (p *Pipeline) runCourse(ctx context.Context, subject, courseDigest string, 
 	if err != nil {
 		return stage.Result{}, err
 	}
-	return p.runFrame(ctx, runSpec(subject, params, RunInputs{Course: courseDigest}), courseDigest, loaded, driveRuntime)
+	return p.runFrame(ctx, runSpec(subject, params, RunInputs{Course: courseDigest}), courseDigest, loaded, runtimeDriver())
 }
 
 // runParams are the run stage's parameters under the loaded packs.
@@ -129,6 +129,17 @@ type CourseInputs struct {
 	CourseObject string
 	Plan         artifact.FormationPlan
 	VTS          artifact.ValidatedTripleSet
+
+	// index is the set's runtime index, when loadCourseWith built it in
+	// place of VTS (compileIndexing); nil when it did not.
+	index *setIndex
+}
+
+// setIndex is a set's runtime index (run.NewIndex), or the runtime's
+// refusal of the set.
+type setIndex struct {
+	ix  *run.Index
+	err error
 }
 
 // LoadCourse reads a subject's course by digest and compiles its plan.
@@ -143,7 +154,7 @@ func (p *Pipeline) LoadCourse(ctx context.Context, subject, courseDigest string)
 // YAML), and reading the set at the same time added its 90 MB to that
 // peak. A faulty set is still reported before a faulty YAML.
 func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
-	return p.loadCourseWith(ctx, spec, courseDigest, nil)
+	return p.loadCourseWith(ctx, spec, courseDigest, nil, false)
 }
 
 // loadCourseWith is loadCourse that also runs alongside (when not nil) on
@@ -154,27 +165,37 @@ func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest
 // since the plan and the set were alive together then too. A faulty set is
 // still reported first, then a faulty YAML, then alongside's error;
 // alongside does not run on a plan that did not compile.
-func (p *Pipeline) loadCourseWith(ctx context.Context, spec stage.Spec, courseDigest string, alongside func(*CourseInputs) error) (CourseInputs, error) {
+//
+// With index, a course whose YAML is small (indexBesideMax) has its set
+// read, checked and indexed for the runtime beside the compilation
+// (compileIndexing), and in.index holds the index in place of in.VTS.
+func (p *Pipeline) loadCourseWith(ctx context.Context, spec stage.Spec, courseDigest string, alongside func(*CourseInputs) error, index bool) (CourseInputs, error) {
 	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
 	if err != nil {
 		return CourseInputs{}, err
 	}
 	in := CourseInputs{Course: course, CourseObject: courseDigest}
-	compileErr := p.compileCourse(ctx, spec, &in)
+	yaml, compileErr := stage.LoadBytes(ctx, p.Env, spec, course.CourseSHA256)
+	if index && compileErr == nil && len(yaml) <= p.indexBesideMax() {
+		return p.compileIndexing(ctx, spec, in, yaml, alongside)
+	}
+	if compileErr == nil {
+		compileErr = compileYAML(&in, yaml)
+	}
 	if alongside == nil || compileErr != nil {
 		if in.VTS, err = p.loadSet(ctx, spec, course); err != nil {
 			return CourseInputs{}, err
 		}
 		return in, compileErr
 	}
-	type setRead struct {
+	type setLoad struct {
 		vts artifact.ValidatedTripleSet
 		err error
 	}
-	read := make(chan setRead, 1)
+	read := make(chan setLoad, 1)
 	go func() {
 		vts, err := p.loadSet(ctx, spec, course)
-		read <- setRead{vts, err}
+		read <- setLoad{vts, err}
 	}()
 	sideErr := alongside(&in)
 	set := <-read
@@ -183,6 +204,60 @@ func (p *Pipeline) loadCourseWith(ctx context.Context, spec stage.Spec, courseDi
 	}
 	in.VTS = set.vts
 	return in, sideErr
+}
+
+// indexBesideMax is the largest course YAML, in bytes, whose set the run
+// stage indexes beside the compilation (compileIndexing). Past it the
+// set, its index and the compilation, all alive at once, raise the
+// stage's peak: at 100,000 relations (a 73 MB YAML) the back half's peak
+// RSS went from 607 to 764 MiB. At 10,000 relations (7.3 MB) indexing
+// beside the compilation saves a serial tenth of a second with the other
+// CPU idle, and the peak stays where it was (about 180 MiB).
+const indexBesideMax = 16 << 20
+
+func (p *Pipeline) indexBesideMax() int {
+	if p.indexBeside != 0 {
+		return p.indexBeside
+	}
+	return indexBesideMax
+}
+
+// compileIndexing compiles the course from yaml, then runs alongside,
+// while another goroutine reads, checks and indexes the course's set
+// (run.NewIndex) for the runtime: building the index was a serial tenth of
+// a second at 10,000 relations, after all of that, with the other CPU
+// idle. in.VTS stays empty: nothing past the index needs the set.
+//
+// What is refused is refused as loadCourseWith refuses it: a faulty set
+// first, then a faulty YAML, then alongside's error, and the set's faults
+// are audited after the YAML's, as they were (readSet audits nothing). A
+// set the runtime does not index is kept in in.index, for the driver to
+// refuse where DrivePlan refused it.
+func (p *Pipeline) compileIndexing(ctx context.Context, spec stage.Spec, in CourseInputs, yaml []byte, alongside func(*CourseInputs) error) (CourseInputs, error) {
+	type indexed struct {
+		set   setRead
+		index setIndex
+	}
+	done := make(chan indexed, 1)
+	go func() {
+		r := p.readSet(ctx, in.Course)
+		var ix setIndex
+		if r.ok(in.Course) {
+			ix.ix, ix.err = run.NewIndex(r.vts.Value())
+			r.vts = r.vts.Drop()
+		}
+		done <- indexed{r, ix}
+	}()
+	err := compileYAML(&in, yaml)
+	if err == nil && alongside != nil {
+		err = alongside(&in)
+	}
+	got := <-done
+	if _, serr := got.set.take(ctx, p.Env, spec, in.Course); serr != nil {
+		return CourseInputs{}, serr
+	}
+	in.index = &got.index
+	return in, err
 }
 
 // compileCourse reads the course's YAML and compiles its plan into in. The
@@ -194,6 +269,11 @@ func (p *Pipeline) compileCourse(ctx context.Context, spec stage.Spec, in *Cours
 	if err != nil {
 		return err
 	}
+	return compileYAML(in, yaml)
+}
+
+// compileYAML compiles the course's plan from its YAML into in.
+func compileYAML(in *CourseInputs, yaml []byte) error {
 	plan, err := compile.Compile(in.Course, yaml)
 	if err != nil {
 		return &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
@@ -206,27 +286,78 @@ func (p *Pipeline) compileCourse(ctx context.Context, spec stage.Spec, in *Cours
 // its plan; a course whose set does not match its validated_set_sha is
 // refused.
 func (p *Pipeline) loadCourseData(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
-	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
+	return p.readCourseData(ctx, courseDigest).take(ctx, p.Env, spec)
+}
+
+// courseDataRead is a course and its validated set as read ahead of need
+// (readCourseData), their faults not yet reported.
+type courseDataRead struct {
+	digest string
+	course stage.Ahead[artifact.Course]
+	set    setRead
+}
+
+// readCourseData is loadCourseData without its refusals: it audits nothing
+// and may run on another goroutine; take then refuses what loadCourseData
+// refuses, in its order and with its audit.
+func (p *Pipeline) readCourseData(ctx context.Context, courseDigest string) courseDataRead {
+	r := courseDataRead{digest: courseDigest, course: stage.LoadAhead[artifact.Course](ctx, p.Env.Store, courseDigest)}
+	if r.course.OK() {
+		r.set = p.readSet(ctx, r.course.Value())
+	}
+	return r
+}
+
+func (r courseDataRead) take(ctx context.Context, e *stage.Env, spec stage.Spec) (CourseInputs, error) {
+	course, err := r.course.Take(ctx, e, spec)
 	if err != nil {
 		return CourseInputs{}, err
 	}
-	vts, err := p.loadSet(ctx, spec, course)
+	vts, err := r.set.take(ctx, e, spec, course)
 	if err != nil {
 		return CourseInputs{}, err
 	}
-	return CourseInputs{Course: course, CourseObject: courseDigest, VTS: vts}, nil
+	return CourseInputs{Course: course, CourseObject: r.digest, VTS: vts}, nil
 }
 
 // loadSet reads a course's validated set and refuses one that does not
 // project to the course's validated_set_sha.
 func (p *Pipeline) loadSet(ctx context.Context, spec stage.Spec, course artifact.Course) (artifact.ValidatedTripleSet, error) {
-	vts, err := stage.Load[artifact.ValidatedTripleSet](ctx, p.Env, spec, course.ValidatedSetObject)
+	return p.readSet(ctx, course).take(ctx, p.Env, spec, course)
+}
+
+// setRead is a course's validated set as read, decoded and hashed ahead of
+// need (readSet), its faults not yet reported.
+type setRead struct {
+	vts stage.Ahead[artifact.ValidatedTripleSet]
+	sha string
+	err error // the projection's
+}
+
+// readSet is loadSet without its refusals: it audits nothing and may run
+// on another goroutine; take then refuses what loadSet refuses, in its
+// order and with its audit.
+func (p *Pipeline) readSet(ctx context.Context, course artifact.Course) setRead {
+	r := setRead{vts: stage.LoadAhead[artifact.ValidatedTripleSet](ctx, p.Env.Store, course.ValidatedSetObject)}
+	if r.vts.OK() {
+		r.sha, r.err = artifact.ValidatedSetSHA(r.vts.Value())
+	}
+	return r
+}
+
+// ok reports whether take will give the set: it is the course's.
+func (r setRead) ok(course artifact.Course) bool {
+	return r.vts.OK() && r.err == nil && r.sha == course.ValidatedSetSHA
+}
+
+func (r setRead) take(ctx context.Context, e *stage.Env, spec stage.Spec, course artifact.Course) (artifact.ValidatedTripleSet, error) {
+	vts, err := r.vts.Take(ctx, e, spec)
 	if err != nil {
 		return artifact.ValidatedTripleSet{}, err
 	}
-	if sha, err := artifact.ValidatedSetSHA(vts); err != nil || sha != course.ValidatedSetSHA {
+	if !r.ok(course) {
 		return artifact.ValidatedTripleSet{}, &stage.Halt{Code: exitcode.Rejected, Reason: "validated_set_mismatch",
-			Detail: fmt.Sprintf("course names validated set %s, its object projects to %s", course.ValidatedSetSHA, sha)}
+			Detail: fmt.Sprintf("course names validated set %s, its object projects to %s", course.ValidatedSetSHA, r.sha)}
 	}
 	return vts, nil
 }
@@ -260,15 +391,16 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 		var err error
 		payloads, err = artifact.EncodePayloads(in.Plan.Steps)
 		return err
-	})
+	}, drive.indexed)
 	if err != nil {
 		return ranCourse{}, err
 	}
 	// From here the plan is held once, as its payloads' bytes: the maps of
 	// a large plan take as much memory again.
 	payloads.DropMaps()
-	// The plan is stored while the runtime's knowledge is built and the
-	// first steps run: nothing in the passes waits for it, and at 10,000
+	// The plan is stored while the first steps run (and, for a course too
+	// large to index beside the compilation, while the runtime's knowledge
+	// is built): nothing in the passes waits for it, and at 10,000
 	// relations writing it was a serial twentieth of a second. Both only
 	// read the plan. A failed write stops the passes.
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -298,9 +430,10 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 	// Each step's event goes to the store as it is recorded: the events of
 	// a run are never held whole.
 	var passes [2]run.Pass
-	// The validated set goes to the driver and is not held here: once the
-	// runtime's knowledge is built from it, nothing needs its decoded form
-	// (100,000 relations: about 50 MB less through the passes).
+	// The validated set, when the driver is handed one, goes to it and is
+	// not held here: once the runtime's knowledge is built from it, nothing
+	// needs its decoded form (100,000 relations: about 50 MB less through
+	// the passes).
 	toDrive := in
 	in.VTS = artifact.ValidatedTripleSet{}
 	rec.EventsObject, err = stage.PutStream(ctx, p.Env.Store, func(w io.Writer) error {
@@ -308,7 +441,7 @@ func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest st
 		handed := toDrive
 		toDrive = CourseInputs{}
 		var err error
-		passes, err = drive(ctx, handed, loaded, opts)
+		passes, err = drive.drive(ctx, handed, loaded, opts)
 		return err
 	})
 	stored := <-planDone
@@ -345,11 +478,37 @@ func passSummary(o artifact.RunOutput) string {
 // passDriver produces the two passes over a loaded course's plan with
 // opts' jobs, its events written to opts.Events and opts.OnStep (may be nil)
 // called after each step.
-type passDriver func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error)
+type passDriver struct {
+	drive func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error)
+	// indexed drivers run the plan over the set's runtime index, which
+	// runCore then builds beside the plan's compilation when the course is
+	// small enough (compileIndexing): drive finds it in in.index, and
+	// in.VTS empty, or else the set in in.VTS.
+	indexed bool
+}
 
-// driveRuntime is the run stage's own driver: the plan through the runtime.
+// runtimeDriver is the run stage's own driver: the plan through the
+// runtime, over the index runCore built.
+func runtimeDriver() passDriver {
+	return passDriver{indexed: true, drive: driveRuntime}
+}
+
+// driveRuntime drives the plan over in.index, or over in.VTS when the set
+// was not indexed beside the compilation; a set the runtime refused to
+// index is refused here, where DrivePlan refuses it.
 func driveRuntime(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error) {
-	passes, err := run.DrivePlan(ctx, in.Plan, in.VTS, loaded, opts)
+	var (
+		passes [2]run.Pass
+		err    error
+	)
+	switch {
+	case in.index == nil:
+		passes, err = run.DrivePlan(ctx, in.Plan, in.VTS, loaded, opts)
+	case in.index.err != nil:
+		err = in.index.err
+	default:
+		passes, err = run.DriveIndexed(ctx, in.Plan, in.index.ix, loaded, opts)
+	}
 	return passes, haltOf(err)
 }
 

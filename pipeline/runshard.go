@@ -234,7 +234,7 @@ func (p *Pipeline) otherShardCounts(ctx context.Context, subject string, count i
 // merges them over the plan the course compiles to, which must be the one
 // the shards ran.
 func (p *Pipeline) driveShards(spec stage.Spec, heads []RunShard) passDriver {
-	return func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error) {
+	return passDriver{drive: func(ctx context.Context, in CourseInputs, loaded *packs.Loaded, opts run.Options) ([2]run.Pass, error) {
 		steps := make([]run.ShardRun, len(heads))
 		for i, h := range heads {
 			if h.PlanSHA256 != in.Plan.PlanSHA256 {
@@ -248,5 +248,5 @@ func (p *Pipeline) driveShards(spec stage.Spec, heads []RunShard) passDriver {
 		}
 		passes, err := run.MergeShards(ctx, in.Plan, in.VTS, loaded, run.Options{Events: opts.Events, OnStep: opts.OnStep}, steps)
 		return passes, haltOf(err)
-	}
+	}}
 }

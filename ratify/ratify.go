@@ -59,7 +59,7 @@ type Input struct {
 // FailureReasons); an *Error means the inputs do not belong together.
 func Ratify(in Input) (artifact.MasteryReport, error) {
 	plan := PlanOf(in.Plan)
-	if err := check(in, &plan); err != nil {
+	if err := check(in, &plan, ""); err != nil {
 		return artifact.MasteryReport{}, err
 	}
 	return measureWhole(newGauge(in, plan), in)
@@ -83,8 +83,10 @@ func measureWhole(g *Gauge, in Input) (artifact.MasteryReport, error) {
 }
 
 // check refuses inputs that do not describe one course; plan stands for
-// in.Plan.
-func check(in Input, plan *Plan) error {
+// in.Plan. projected, when not empty, is artifact.ValidatedSetSHA of
+// in.ValidatedSet as the caller computed it, in place of hashing the set
+// again.
+func check(in Input, plan *Plan, projected string) error {
 	if in.CourseID == "" {
 		return errorf(ReasonInvalidCourseID, "course_id is empty")
 	}
@@ -102,9 +104,12 @@ func check(in Input, plan *Plan) error {
 	if err := checkPlan(in, plan); err != nil {
 		return err
 	}
-	vs, err := artifact.ValidatedSetSHA(in.ValidatedSet)
-	if err != nil {
-		return errorf(ReasonUnhashable, "validated set: %v", err)
+	vs := projected
+	if vs == "" {
+		var err error
+		if vs, err = artifact.ValidatedSetSHA(in.ValidatedSet); err != nil {
+			return errorf(ReasonUnhashable, "validated set: %v", err)
+		}
 	}
 	if vs != in.ValidatedSetSHA {
 		return errorf(ReasonValidatedSetMismatch, "validated_set_sha %s, but the set given hashes to %s", in.ValidatedSetSHA, vs)

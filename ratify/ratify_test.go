@@ -602,3 +602,49 @@ func TestMeasureThenCheckIsStart(t *testing.T) {
 		t.Fatalf("Start %v, Check %v", startErr, checkErr)
 	}
 }
+
+// CheckProjected with the set's own projection is Check: the same report.
+// Given another projection it refuses the set as Check refuses a set that
+// hashes to something else; given none it hashes the set.
+func TestCheckProjectedIsCheck(t *testing.T) {
+	in := realInput(t, greenVTS(), allGreen(), allGreen())
+	sha, err := artifact.ValidatedSetSHA(in.ValidatedSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := func(projected string) (artifact.MasteryReport, error) {
+		g := Measure(PlanOf(in.Plan))
+		if err := g.feed(0, in.FirstRun); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.feed(1, in.SecondRun); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.CheckProjected(in, projected); err != nil {
+			return artifact.MasteryReport{}, err
+		}
+		return g.Report()
+	}
+	want, err := Ratify(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, projected := range []string{sha, ""} {
+		if got, err := report(projected); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("projected %q: %+v (%v), want %+v", projected, got, err, want)
+		}
+	}
+	other := strings.Repeat("0", 64)
+	_, err = report(other)
+	var re *Error
+	if !errors.As(err, &re) || re.Reason != ReasonValidatedSetMismatch || !strings.Contains(err.Error(), other) {
+		t.Fatalf("another projection: %v", err)
+	}
+	bad := in
+	bad.ValidatedSet.Relations = bad.ValidatedSet.Relations[1:]
+	_, checkErr := Ratify(bad)
+	in = bad
+	if _, err := report(""); err == nil || checkErr == nil || err.Error() != checkErr.Error() {
+		t.Fatalf("no projection: %v; Ratify: %v", err, checkErr)
+	}
+}

@@ -43,12 +43,42 @@ type Options struct {
 // step in a fresh session over that index. An input that cannot be run is
 // refused with an *Error; a pass that breaks closure is a result.
 func DrivePlan(ctx context.Context, plan artifact.FormationPlan, vts artifact.ValidatedTripleSet, loaded *packs.Loaded, opts Options) ([2]Pass, error) {
-	var passes [2]Pass
+	ix, err := NewIndex(vts)
+	if err != nil {
+		return [2]Pass{}, err
+	}
+	return DriveIndexed(ctx, plan, ix, loaded, opts)
+}
+
+// Index is what the passes take from a course's validated set: its
+// knowledge index and its counter-claims. It is read only, so any number
+// of passes may share it.
+type Index struct {
+	k        *knowledge.Knowledge
+	counters map[artifact.Triple]bool
+}
+
+// NewIndex builds the runtime's index of a validated set, which DrivePlan
+// builds first: a caller may build it while it prepares the plan, from a
+// set it has checked, and then drive the plan with DriveIndexed. A set the
+// runtime cannot take is refused with an *Error (knowledge_rejected), as
+// DrivePlan refuses it.
+func NewIndex(vts artifact.ValidatedTripleSet) (*Index, error) {
 	k, err := knowledge.FromVTS(vts)
 	if err != nil {
-		return passes, rejected(ReasonKnowledgeRejected, err)
+		return nil, rejected(ReasonKnowledgeRejected, err)
 	}
-	counters := counterSet(vts)
+	return &Index{k: k, counters: counterSet(vts)}, nil
+}
+
+// DriveIndexed is DrivePlan over a set already indexed (NewIndex): the
+// passes, their events and their refusals are DrivePlan's.
+func DriveIndexed(ctx context.Context, plan artifact.FormationPlan, ix *Index, loaded *packs.Loaded, opts Options) ([2]Pass, error) {
+	var (
+		passes [2]Pass
+		err    error
+	)
+	k, counters := ix.k, ix.counters
 	events := newEventsWriter(opts.Events)
 	for i := range passes {
 		r := Runner{OnStep: opts.OnStep, Payloads: opts.Payloads}

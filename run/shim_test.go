@@ -314,3 +314,32 @@ func TestDrivePlanAnyJobsAlike(t *testing.T) {
 		}
 	}
 }
+
+// DriveIndexed over NewIndex's index is DrivePlan: the same passes and
+// events, a halting run included; and NewIndex refuses the set DrivePlan
+// refuses, with the same error.
+func TestDriveIndexedIsDrivePlan(t *testing.T) {
+	plan, vts := microPlan(t)
+	drift := func(tr field.Transition) algebra.MV { return algebra.Scale(field.Conjugate(tr), 1+1e-3) }
+	for _, op := range []field.Operator{nil, drift} {
+		want := drive(t, plan, vts, shippedPacks(t), run.Options{Operator: op, Jobs: 2})
+		ix, err := run.NewIndex(vts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events bytes.Buffer
+		passes, err := run.DriveIndexed(context.Background(), plan, ix, shippedPacks(t), run.Options{Operator: op, Jobs: 2, Events: &events})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEncoding(t, "indexed first", want, driven{passes: passes, events: events.Bytes()})
+	}
+	bad := vts
+	bad.Relations = append([]artifact.RelationCandidate{{Head: "", Relation: "is", Tail: "x", State: artifact.StateValidated}}, vts.Relations...)
+	_, planErr := run.DrivePlan(context.Background(), plan, bad, shippedPacks(t), run.Options{})
+	_, indexErr := run.NewIndex(bad)
+	var re *run.Error
+	if !errors.As(indexErr, &re) || re.Reason != run.ReasonKnowledgeRejected || planErr == nil || indexErr.Error() != planErr.Error() {
+		t.Fatalf("NewIndex refused with %v, DrivePlan with %v", indexErr, planErr)
+	}
+}

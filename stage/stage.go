@@ -36,7 +36,6 @@
 package stage
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -209,24 +208,29 @@ type Output struct {
 // PutStream stores what write writes, hashing it as it streams, and returns
 // the object's digest. The object exists only if write succeeds; write's own
 // error is returned as it is (a typed refusal stays one).
+//
+// write and the store run side by side: what write writes is queued in
+// chunks (handoff) while the store compresses and hashes the chunks before
+// them, so producing a large object and storing it take the time of the
+// slower of the two rather than of both.
 func PutStream(ctx context.Context, s store.Store, write func(io.Writer) error) (string, error) {
-	pr, pw := io.Pipe()
+	h := newHandoff()
 	type put struct {
 		digest string
 		err    error
 	}
 	done := make(chan put, 1)
 	go func() {
-		d, _, err := s.PutReader(ctx, pr)
-		pr.CloseWithError(err) // a failed put stops the writer too
+		r := &handoffReader{h: h}
+		d, _, err := s.PutReader(ctx, r)
+		r.CloseWithError(err) // a failed put stops the writer too
 		done <- put{d, err}
 	}()
-	bw := bufio.NewWriterSize(pw, 256<<10)
-	err := write(bw)
-	if err == nil {
-		err = bw.Flush()
+	w := &handoffWriter{h: h}
+	err := write(w)
+	if cerr := w.CloseWithError(err); err == nil {
+		err = cerr // the end of the object, which the reader was not there to take
 	}
-	pw.CloseWithError(err) // nil: the reader sees the end of the object
 	res := <-done
 	if err != nil {
 		return "", err
@@ -594,16 +598,58 @@ func (e *Env) ResolveRef(ctx context.Context, subject, stageName string) (string
 // or an undecodable one halts the reading stage (exit 65), audited here
 // once: Run, receiving the halt back from the core, does not audit it again.
 func Load[T any](ctx context.Context, e *Env, spec Spec, digest string) (T, error) {
+	return LoadAhead[T](ctx, e.Store, digest).Take(ctx, e, spec)
+}
+
+// Ahead is an artifact read and decoded ahead of need (LoadAhead), perhaps
+// on another goroutine while the stage does something else. As with
+// Loaded, its faults count, and are audited, only once the stage takes it
+// (Take): a read that an earlier failure made moot audits nothing, and the
+// audit keeps the order of the stage's own steps.
+type Ahead[T any] struct {
+	digest    string
+	v         T
+	err       error // the store's
+	decodeErr error
+}
+
+// LoadAhead is Load without the audit; it audits nothing and may run on
+// any goroutine.
+func LoadAhead[T any](ctx context.Context, s store.Store, digest string) Ahead[T] {
+	a := Ahead[T]{digest: digest}
+	raw, err := s.Get(ctx, digest)
+	if a.err = err; err == nil {
+		a.v, a.decodeErr = artifact.Decode[T](raw)
+	}
+	return a
+}
+
+// OK reports whether Take will give the artifact rather than an error.
+func (a Ahead[T]) OK() bool { return a.err == nil && a.decodeErr == nil }
+
+// Value is the artifact decoded, whatever Take will say of it: for work
+// that may start on it before the stage takes it (the zero value when it
+// did not decode).
+func (a Ahead[T]) Value() T { return a.v }
+
+// Drop lets the artifact go, once what it was read for is done with it:
+// Take then gives its zero value, or the same error as before.
+func (a Ahead[T]) Drop() Ahead[T] {
 	var zero T
-	raw, err := LoadBytes(ctx, e, spec, digest)
-	if err != nil {
+	a.v = zero
+	return a
+}
+
+// Take is what Load would have returned, with its audit.
+func (a Ahead[T]) Take(ctx context.Context, e *Env, spec Spec) (T, error) {
+	var zero T
+	if _, err := Loaded(ctx, e, spec, nil, a.err); err != nil {
 		return zero, err
 	}
-	v, err := artifact.Decode[T](raw)
-	if err != nil {
-		return zero, e.fail(ctx, spec, &Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: digest + ": " + err.Error()})
+	if a.decodeErr != nil {
+		return zero, e.fail(ctx, spec, &Halt{Code: exitcode.Rejected, Reason: "undecodable_input", Detail: a.digest + ": " + a.decodeErr.Error()})
 	}
-	return v, nil
+	return a.v, nil
 }
 
 // LoadBytes reads an object by digest; corruption is a halt, audited once.

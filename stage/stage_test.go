@@ -19,7 +19,7 @@ import (
 	"formation/store"
 )
 
-func newEnv(t *testing.T) (*stage.Env, string) {
+func newEnv(t testing.TB) (*stage.Env, string) {
 	dir := t.TempDir()
 	s, err := store.Open(context.Background(), "file://"+dir)
 	if err != nil {
