@@ -159,3 +159,20 @@ func TestSameTokensIsTokenize(t *testing.T) {
 		t.Fatal("no prefix accepted")
 	}
 }
+
+// spaceDotRuns returns a text without two full stops in a row as it is,
+// and hasDotRun finds every such pair: over strings of dots, letters and
+// spaces, hasDotRun is a search for the pair.
+func TestHasDotRunIsSearch(t *testing.T) {
+	pieces := []string{"a", ".", " ", "b.", ".c"}
+	for n := 0; n < 100000; n++ {
+		var b strings.Builder
+		for k := n; k > 0; k /= len(pieces) {
+			b.WriteString(pieces[k%len(pieces)])
+		}
+		s := b.String()
+		if got, want := hasDotRun(s), strings.Index(s, "..") >= 0; got != want {
+			t.Fatalf("hasDotRun(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -135,8 +135,8 @@ func readSigns(s string) string {
 // dots strewn to break a phrase up) as one space. It copies the text only
 // when it holds such a run.
 func spaceDotRuns(s string) string {
-	if !strings.Contains(s, "..") {
-		return s // no run: most texts
+	if !hasDotRun(s) {
+		return s // most texts
 	}
 	var b []byte
 	for i := 0; i < len(s); i++ {
@@ -158,6 +158,22 @@ func spaceDotRuns(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// hasDotRun reports two full stops in a row in s, jumping from one full
+// stop to the next.
+func hasDotRun(s string) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0 && i+1 < len(s); {
+		if s[i+1] == '.' {
+			return true
+		}
+		next := strings.IndexByte(s[i+1:], '.')
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // setApartTag ends a sentence after a bracketed tag of authority that opens
