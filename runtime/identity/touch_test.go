@@ -2,12 +2,8 @@ package identity
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"formation/internal/testutil"
@@ -19,24 +15,7 @@ import (
 // pushes, and a few it does not know.
 func identityWords(t *testing.T, g *Geometry) []string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lit := regexp.MustCompile(`"([a-z0-9@$=']+)"`)
-	var words []string
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range lit.FindAllStringSubmatch(string(src), -1) {
-			words = append(words, m[1])
-		}
-	}
+	words := testutil.SourceWords(t, ".")
 	for w := range g.holds {
 		words = append(words, w)
 	}

@@ -2,9 +2,6 @@ package review
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,26 +106,7 @@ func TestWakersAreMatch(t *testing.T) {
 // knows.
 func gateWords(t testing.TB, g *Gate) []string {
 	t.Helper()
-	lit := regexp.MustCompile(`"([a-z0-9@$=']+)"`)
-	var words []string
-	for _, dir := range []string{".", "override"} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range lit.FindAllStringSubmatch(string(src), -1) {
-				words = append(words, m[1])
-			}
-		}
-	}
+	words := testutil.SourceWords(t, ".", "override")
 	for w := range verbForms(set(words...)) {
 		words = append(words, w)
 	}

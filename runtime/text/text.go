@@ -327,19 +327,5 @@ func FieldsIn(s string, seps *ByteSet) []string {
 		}
 		in = !sep
 	}
-	out := make([]string, 0, n)
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && !seps.Has(s[i]) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, s[start:i])
-			start = -1
-		}
-	}
-	return out
+	return AppendFields(make([]string, 0, n), s, seps)
 }

@@ -2,11 +2,7 @@ package override
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"formation/internal/testutil"
@@ -112,24 +108,7 @@ func TestQuietIsNext(t *testing.T) {
 // every inflection, and a few words it does not know.
 func signalWords(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lit := regexp.MustCompile(`"([a-z0-9@$=']+)"`)
-	var words []string
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range lit.FindAllStringSubmatch(string(src), -1) {
-			words = append(words, m[1])
-		}
-	}
+	words := testutil.SourceWords(t, ".")
 	words = append(words, inflect(words...).Words()...)
 	words = append(words, "term0000057", "term42", "causes", "opposes", "is", "x", "1", "and", "go", "data")
 	slices.Sort(words)
