@@ -187,9 +187,9 @@ func (p *Pipeline) measureRecord(ctx context.Context, spec stage.Spec, rec *rati
 	if !streamed { // the plan was compiled again
 		gauge = ratify.Measure(plan)
 	}
-	// loadCourseData refused a set that does not project to the course's
-	// validated_set_sha, so that is the set's projection: the gauge need
-	// not hash it again.
+	// Taking the course data refused a set that does not project to the
+	// course's validated_set_sha, so that is the set's projection: the
+	// gauge need not hash it again.
 	if err := gauge.CheckProjected(ratify.Input{
 		CourseID: in.Course.CourseID, SourceBundleSHA: in.Course.SourceBundleSHA, ValidatedSetSHA: in.Course.ValidatedSetSHA,
 		CourseSHA256: in.Course.CourseSHA256, ValidatedSet: in.VTS,

@@ -282,13 +282,6 @@ func compileYAML(in *CourseInputs, yaml []byte) error {
 	return nil
 }
 
-// loadCourseData reads a course and its validated set, not its YAML nor
-// its plan; a course whose set does not match its validated_set_sha is
-// refused.
-func (p *Pipeline) loadCourseData(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
-	return p.readCourseData(ctx, courseDigest).take(ctx, p.Env, spec)
-}
-
 // courseDataRead is a course and its validated set as read ahead of need
 // (readCourseData), their faults not yet reported.
 type courseDataRead struct {
@@ -297,9 +290,10 @@ type courseDataRead struct {
 	set    setRead
 }
 
-// readCourseData is loadCourseData without its refusals: it audits nothing
-// and may run on another goroutine; take then refuses what loadCourseData
-// refuses, in its order and with its audit.
+// readCourseData reads a course and its validated set, not its YAML nor
+// its plan, without refusing anything: it audits nothing and may run on
+// another goroutine. take then refuses a faulty course, then a set that
+// does not project to the course's validated_set_sha, with their audit.
 func (p *Pipeline) readCourseData(ctx context.Context, courseDigest string) courseDataRead {
 	r := courseDataRead{digest: courseDigest, course: stage.LoadAhead[artifact.Course](ctx, p.Env.Store, courseDigest)}
 	if r.course.OK() {
