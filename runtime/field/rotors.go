@@ -3,6 +3,7 @@ package field
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"formation/runtime/algebra"
 	"formation/runtime/text"
@@ -23,11 +24,18 @@ import (
 // Words are remembered gathered (algebra.Gathered), the form a prompt
 // multiplies them in.
 type Rotors struct {
-	mu     sync.RWMutex
-	words  map[string]*algebra.Gathered
-	max    int
-	packed map[string]packedRotor
-	maxPkd int
+	// The tiers are sync.Maps, not maps behind one RWMutex: every worker
+	// reads the memo at each word of each turn, and a subject of many
+	// distinct terms adds to it all the time. Behind one lock, the
+	// workers kept waiting on each other's inserts (1 MiB chain source:
+	// about 40,000 blocking waits in the run stage, each one leaving a
+	// core idle until the waiter was scheduled again).
+	words   sync.Map // string -> *algebra.Gathered
+	nWords  atomic.Int64
+	max     int
+	packed  sync.Map // string -> *packedRotor
+	nPacked atomic.Int64
+	maxPkd  int
 }
 
 // NewRotors returns a memo that keeps the first max words gathered, ready
@@ -35,9 +43,10 @@ type Rotors struct {
 // (packedRotor): a large subject names far more distinct words than the
 // first tier holds (every term of a 500,000-relation chain is a word of its
 // own), and rebuilding a packed rotor costs a tenth of computing it again.
+// Under concurrent inserts a tier may overshoot its bound by one word per
+// goroutine inserting at that moment.
 func NewRotors(max, packed int) *Rotors {
-	return &Rotors{words: make(map[string]*algebra.Gathered), max: max,
-		packed: make(map[string]packedRotor), maxPkd: packed}
+	return &Rotors{max: max, maxPkd: packed}
 }
 
 // Word is WordRotor(word), remembered.
@@ -54,32 +63,27 @@ func (r *Rotors) gathered(word string, scratch *algebra.Gathered) *algebra.Gathe
 		*scratch = algebra.Gather(WordRotor(word))
 		return scratch
 	}
-	r.mu.RLock()
-	m, ok := r.words[word]
-	var p packedRotor
-	var isPacked bool
-	if !ok {
-		p, isPacked = r.packed[word]
+	if g, ok := r.words.Load(word); ok {
+		return g.(*algebra.Gathered)
 	}
-	r.mu.RUnlock()
-	switch {
-	case ok:
-		return m
-	case isPacked:
-		*scratch = algebra.Gather(p.unpack())
+	if p, ok := r.packed.Load(word); ok {
+		*scratch = algebra.Gather(p.(*packedRotor).unpack())
 		return scratch
 	}
 	w := WordRotor(word)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.words) < r.max {
+	if r.nWords.Load() < int64(r.max) {
 		g := algebra.Gather(w)
-		r.words[word] = &g
+		if had, loaded := r.words.LoadOrStore(word, &g); loaded {
+			return had.(*algebra.Gathered)
+		}
+		r.nWords.Add(1)
 		return &g
 	}
-	if len(r.packed) < r.maxPkd {
+	if r.nPacked.Load() < int64(r.maxPkd) {
 		if p, ok := pack(&w); ok {
-			r.packed[word] = p
+			if _, loaded := r.packed.LoadOrStore(word, &p); !loaded {
+				r.nPacked.Add(1)
+			}
 		}
 	}
 	*scratch = algebra.Gather(w)

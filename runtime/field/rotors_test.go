@@ -61,7 +61,7 @@ func TestPromptIsProducts(t *testing.T) {
 			}
 		}
 	}
-	if n := len(memos[2].packed); n < 1000 {
+	if n := memos[2].nPacked.Load(); n < 1000 {
 		t.Fatalf("the packed tier kept %d words", n)
 	}
 	if len(prompts) < 1000 {
@@ -133,7 +133,7 @@ func TestRotorsShared(t *testing.T) {
 	for e := range errs {
 		t.Fatal(e)
 	}
-	if len(memo.packed) == 0 {
+	if memo.nPacked.Load() == 0 {
 		t.Fatal("the packed tier kept nothing")
 	}
 }
