@@ -3,8 +3,11 @@ package artifact
 import (
 	"bytes"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"testing"
+
+	"formation/canon"
 )
 
 // randomPlanAndRecord builds a plan with varied payloads and a two-pass
@@ -96,5 +99,62 @@ func TestStreamedWriterRefusesWhatEncodeRefuses(t *testing.T) {
 	plan := FormationPlan{Steps: []PlanStep{{StepType: "x", Payload: map[string]any{"k": 1.5}}}}
 	if _, err := EncodePayloads(plan.Steps); err == nil {
 		t.Fatal("EncodePayloads accepted a float")
+	}
+}
+
+// TestPayloadReadsAsUnmarshal holds Payload's reading of a step's bytes to
+// Unmarshal's, for payloads of strings only (the fast reading) and of
+// anything else (handed to Unmarshal), and for bytes that are not an object
+// of strings at all: duplicate keys, escapes, nesting, trailing bytes.
+func TestPayloadReadsAsUnmarshal(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	strs := []string{"", "plain", "quote\"d", "back\\slash", "new\nline", "ctl\x01", "é ü ß", "日本", "\u2028", "<>&"}
+	var steps []PlanStep
+	for range 500 {
+		payload := map[string]any{}
+		for k := range r.IntN(6) {
+			key := []string{"utterance", "head", "relation", "tail"}[r.IntN(4)] + strconv.Itoa(k)
+			if r.IntN(16) == 0 {
+				key = strs[r.IntN(len(strs))] // a key Payload's fast reading declines
+			}
+			payload[key] = strs[r.IntN(len(strs))]
+		}
+		if r.IntN(4) == 0 {
+			payload["n"] = r.IntN(100)
+		}
+		steps = append(steps, PlanStep{StepType: "x", Payload: payload})
+	}
+	payloads, err := EncodePayloads(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast := 0
+	for i := range steps {
+		if _, ok := stringsObject(payloads.bytes(i)); ok {
+			fast++
+		}
+		got, err := payloads.Payload(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := canon.Unmarshal(payloads.bytes(i), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: Payload %#v, Unmarshal %#v", i, got, want)
+		}
+	}
+	if fast < 300 || fast == len(steps) {
+		t.Fatalf("%d of %d payloads took the fast reading", fast, len(steps))
+	}
+	for _, doc := range []string{`{"a":"x","a":"y"}`, `{"a":"x"} `, `{"a":"x"}x`, `{"a":{"b":"c"}}`, `{"a":null}`,
+		`{"\u0061":"x"}`, `{"a":"\u00e9"}`, `{}`, `{"a":"x",}`, `[]`, ``} {
+		got, ok := stringsObject([]byte(doc))
+		var want map[string]any
+		werr := canon.Unmarshal([]byte(doc), &want)
+		if ok && (werr != nil || !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%s: read as %#v; Unmarshal gives %#v, %v", doc, got, want, werr)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -43,9 +42,19 @@ type Codec struct {
 	max    int64
 	all    *zstd.Encoder // one-shot, below fastestFrom
 	large  *zstd.Encoder // one-shot, from fastestFrom up to the window
-	encs   sync.Pool
-	decs   sync.Pool
+	// encs and decs keep a few stream encoders and decoders between
+	// uses. Not sync.Pools: a pool is emptied by every other garbage
+	// collection, and a stream encoder's history is 16 MiB, allocated
+	// and cleared anew each time (at 10,000 relations, about 47 MB per
+	// back half on each side, most of it cleared memory).
+	encs chan *zstd.Encoder
+	decs chan *zstd.Decoder
 }
+
+// keptCoders is how many stream encoders, and how many decoders, a codec
+// keeps for reuse: a stage streams at most two objects at once (the run
+// stage's plan and events).
+const keptCoders = 2
 
 // NewCodec returns the codec of a store of the given format; maxObject <= 0
 // means DefaultMaxObjectSize.
@@ -59,16 +68,52 @@ func NewCodec(format int, maxObject int64) *Codec {
 	}
 	c.all = newEncoder(0, true, zstd.SpeedDefault)
 	c.large = newEncoder(0, true, zstd.SpeedFastest)
-	c.encs.New = func() any { return newEncoder(1, false, zstd.SpeedFastest) }
-	c.decs.New = func() any {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
-		if err != nil {
-			panic(fmt.Sprintf("store: zstd decoder options: %v", err)) // constant options
-		}
-		return d
-	}
+	c.encs = make(chan *zstd.Encoder, keptCoders)
+	c.decs = make(chan *zstd.Decoder, keptCoders)
 	return c
+}
+
+// streamEncoder takes a kept stream encoder, or makes one.
+func (c *Codec) streamEncoder() *zstd.Encoder {
+	select {
+	case e := <-c.encs:
+		return e
+	default:
+		return newEncoder(1, false, zstd.SpeedFastest)
+	}
+}
+
+// keepEncoder keeps e, reset, for the next stream, unless enough are kept.
+func (c *Codec) keepEncoder(e *zstd.Encoder) {
+	e.Reset(nil)
+	select {
+	case c.encs <- e:
+	default:
+	}
+}
+
+// streamDecoder takes a kept decoder, or makes one.
+func (c *Codec) streamDecoder() *zstd.Decoder {
+	select {
+	case d := <-c.decs:
+		return d
+	default:
+	}
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
+	if err != nil {
+		panic(fmt.Sprintf("store: zstd decoder options: %v", err)) // constant options
+	}
+	return d
+}
+
+// keepDecoder keeps d, reset, for the next read, unless enough are kept.
+func (c *Codec) keepDecoder(d *zstd.Decoder) {
+	_ = d.Reset(nil)
+	select {
+	case c.decs <- d:
+	default:
+	}
 }
 
 // newEncoder makes an encoder; concurrency 1 keeps a stream on the
@@ -137,9 +182,8 @@ func (c *Codec) Encode(data []byte) []byte {
 	// window, and the frame still declares the object's size.
 	var buf bytes.Buffer
 	buf.Grow(len(data)/4 + 64)
-	e := c.encs.Get().(*zstd.Encoder)
-	defer c.encs.Put(e)
-	defer e.Reset(nil)
+	e := c.streamEncoder()
+	defer c.keepEncoder(e)
 	e.ResetContentSize(&buf, int64(len(data)))
 	if _, err := e.Write(data); err != nil {
 		panic(fmt.Sprintf("store: zstd encode into memory: %v", err)) // a bytes.Buffer does not fail
@@ -157,7 +201,7 @@ func (c *Codec) NewWriter(w io.Writer) io.WriteCloser {
 	if c.format == Format1 {
 		return nopCloser{w}
 	}
-	e := c.encs.Get().(*zstd.Encoder)
+	e := c.streamEncoder()
 	e.Reset(w)
 	return &writer{c: c, e: e, dst: w}
 }
@@ -191,8 +235,7 @@ func (w *writer) Close() error {
 	if err == nil {
 		_, err = w.dst.Write(sizeFrame(w.n))
 	}
-	w.e.Reset(nil)
-	w.c.encs.Put(w.e)
+	w.c.keepEncoder(w.e)
 	w.e = nil
 	return err
 }
@@ -275,7 +318,7 @@ func (r *reader) start() error {
 		}
 		return &DataError{Reason: "stored bytes are not a zstd frame (format 2 stores every object as one)"}
 	}
-	r.dec = r.c.decs.Get().(*zstd.Decoder)
+	r.dec = r.c.streamDecoder()
 	if err := r.dec.Reset(io.MultiReader(bytes.NewReader(head), r.src)); err != nil {
 		return &DataError{Reason: "not a valid zstd frame: " + err.Error()}
 	}
@@ -284,8 +327,7 @@ func (r *reader) start() error {
 
 func (r *reader) Close() error {
 	if r.dec != nil {
-		_ = r.dec.Reset(nil)
-		r.c.decs.Put(r.dec)
+		r.c.keepDecoder(r.dec)
 		r.dec = nil
 	}
 	if r.err == nil {
