@@ -78,6 +78,10 @@ type Field struct {
 	halt     *ClosureError
 	hasState bool
 	rotors   *Rotors // nil: word rotors computed afresh
+	// seen is this field's own view of the memo's first tier, kept across
+	// Reset: a worker reuses one field for every step it drives, and a
+	// plain map read costs a fraction of a look-up in the shared memo.
+	seen RotorView
 }
 
 // New returns a field at the identity rotor. A nil operator means the
@@ -99,7 +103,9 @@ func NewWithRotors(op Operator, rotors *Rotors) *Field {
 
 // Reset returns the field to the identity rotor with no turn taken, as
 // New gave it, keeping its operator and its rotor memo.
-func (f *Field) Reset() { *f = Field{op: f.op, state: algebra.One(), rotors: f.rotors} }
+func (f *Field) Reset() {
+	*f = Field{op: f.op, state: algebra.One(), rotors: f.rotors, seen: f.seen}
+}
 
 // State returns the committed state (the identity rotor before the first
 // turn) and whether any turn has committed one.
@@ -126,7 +132,7 @@ func (f *Field) Advance(tokens []string) (Step, error) {
 		return Step{Turn: turn, State: f.state, Condition: f.halt.Condition},
 			&HaltedError{Turn: turn, HaltedAt: f.halt.Turn, Condition: f.halt.Condition}
 	}
-	prompt := f.rotors.Prompt(tokens)
+	prompt := f.rotors.PromptSeen(tokens, &f.seen)
 	cand := f.op(Transition{Prompt: prompt, Prev: f.state, First: !f.hasState})
 	step := Step{Turn: turn, Prompt: prompt}
 	// Hemisphere rule: F and −F are the same rotation; keep the sign whose

@@ -142,5 +142,38 @@ func (r *Rotors) Prompt(tokens []string) algebra.MV {
 	return f
 }
 
+// RotorView is one goroutine's copy of the pointers it has taken from a
+// memo's first tier (which are never written once stored), so that a word
+// it met before costs a plain map read and no look-up in the shared memo.
+// It holds no more words than the first tier. The zero value is empty and
+// ready; a RotorView is not safe for concurrent use.
+type RotorView struct {
+	words map[string]*algebra.Gathered
+}
+
+// PromptSeen is Prompt, reading the rotors of words met before from view
+// and adding those it takes from the first tier.
+func (r *Rotors) PromptSeen(tokens []string, view *RotorView) algebra.MV {
+	if r == nil {
+		return r.Prompt(tokens)
+	}
+	f := algebra.One()
+	var scratch algebra.Gathered
+	for k, tok := range tokens {
+		g, ok := view.words[tok]
+		if !ok {
+			g = r.gathered(tok, &scratch)
+			if g != &scratch && len(view.words) < r.max {
+				if view.words == nil {
+					view.words = make(map[string]*algebra.Gathered)
+				}
+				view.words[tok] = g
+			}
+		}
+		algebra.MulSandwich(&f, positionVersor(k), g)
+	}
+	return f
+}
+
 // Term is TermRotor(term) with each word's rotor remembered.
 func (r *Rotors) Term(term string) algebra.MV { return r.Prompt(text.Tokenize(term)) }

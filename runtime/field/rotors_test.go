@@ -48,17 +48,29 @@ func TestPromptIsProducts(t *testing.T) {
 	// reading comes from the memo.
 	memo := NewRotors(1000, 0)
 	memos := []*Rotors{nil, memo, NewRotors(0, 1<<20), NewRotors(20, 1<<20), NewRotors(20, 50)}
+	views := make([]RotorView, len(memos))
 	for round := range 2 {
 		for _, toks := range prompts {
 			want := promptByProducts(toks)
 			for m, r := range memos {
-				got := r.Prompt(toks)
+				got, seen := r.Prompt(toks), r.PromptSeen(toks, &views[m])
 				for i := range got {
 					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 						t.Fatalf("round %d, memo %d, %q: Prompt[%d] = %v, the products %v", round, m, toks, i, got[i], want[i])
 					}
+					if math.Float64bits(seen[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("round %d, memo %d, %q: PromptSeen[%d] = %v, the products %v", round, m, toks, i, seen[i], want[i])
+					}
 				}
 			}
+		}
+	}
+	for m, v := range views {
+		if memos[m] == nil {
+			continue
+		}
+		if max := memos[m].max; len(v.words) > max || (max > 0 && len(v.words) == 0) {
+			t.Fatalf("memo %d: the view holds %d words, its first tier at most %d", m, len(v.words), max)
 		}
 	}
 	if n := memos[2].nPacked.Load(); n < 1000 {
