@@ -66,7 +66,7 @@ func BenchmarkStep10k(b *testing.B) {
 	for n := 0; n < b.N; n++ {
 		i := steps[n%len(steps)]
 		p := Pass{Output: artifact.RunOutput{Results: make([]artifact.StepResult, 0, 1)}}
-		out := r.drive(ctx, step, i, plan.Steps[i])
+		out := r.drive(ctx, step, i, plan.Steps[i], nil)
 		if halted, err := r.record(&p, i, plan.Steps[i], out); halted || err != nil {
 			b.Fatalf("step %d: halted=%v err=%v", i, halted, err)
 		}
