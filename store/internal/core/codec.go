@@ -21,10 +21,19 @@ import (
 // without bound.
 const DefaultMaxObjectSize int64 = 4 << 30
 
-// window is the zstd window both directions use: the encoder never refers
-// further back, so the decoder refuses frames that ask for more (8 MiB is
-// what every zstd decoder is expected to support).
+// window is the largest zstd window either direction uses: no encoder
+// refers further back, so the decoder refuses frames that ask for more
+// (8 MiB is what every zstd decoder is expected to support).
 const window = 8 << 20
+
+// streamWindow is the window of a stream encoder. A stream encoder keeps
+// twice its window of history (see newEncoder), and the run stage streams
+// its plan and its events at once: at 8 MiB that was 32 MB live through the
+// whole stage. The stages' streams repeat themselves within a few
+// kilobytes, so 1 MiB compresses them as small (10,000 relations: the
+// events object 3,456,418 bytes against 3,461,798, the run record 2,522,218
+// against 2,520,581) and as fast.
+const streamWindow = 1 << 20
 
 // fastestFrom is the canonical size from which an object written whole is
 // compressed at zstd's fastest level (see newEncoder).
@@ -66,8 +75,8 @@ func NewCodec(format int, maxObject int64) *Codec {
 	if format == Format1 {
 		return c
 	}
-	c.all = newEncoder(0, true, zstd.SpeedDefault)
-	c.large = newEncoder(0, true, zstd.SpeedFastest)
+	c.all = newEncoder(0, true, zstd.SpeedDefault, window)
+	c.large = newEncoder(0, true, zstd.SpeedFastest, window)
 	c.encs = make(chan *zstd.Encoder, keptCoders)
 	c.decs = make(chan *zstd.Decoder, keptCoders)
 	return c
@@ -79,7 +88,7 @@ func (c *Codec) streamEncoder() *zstd.Encoder {
 	case e := <-c.encs:
 		return e
 	default:
-		return newEncoder(1, false, zstd.SpeedFastest)
+		return newEncoder(1, false, zstd.SpeedFastest, streamWindow)
 	}
 }
 
@@ -119,11 +128,12 @@ func (c *Codec) keepDecoder(d *zstd.Decoder) {
 // newEncoder makes an encoder; concurrency 1 keeps a stream on the
 // caller's goroutine, 0 lets EncodeAll run on every core. A stream encoder
 // does not take the low-memory option: that sizes the history at the
-// window plus one block, so past the first 8 MiB of a stream the encoder
-// moved 8 MiB of history down for every 128 KiB block it took (a tenth of
-// the run stage's CPU at 100,000 relations); at twice the window it moves
-// once per 8 MiB. The one-shot encoders take it, since Encode gives them
-// nothing longer than the window, and so hold half the memory.
+// window plus one block, so past its first window a stream's encoder moved
+// a window of history down for every 128 KiB block it took (at an 8 MiB
+// window, a tenth of the run stage's CPU at 100,000 relations); at twice
+// the window it moves once per window. The one-shot encoders take it,
+// since Encode gives them nothing longer than the window, and so hold half
+// the memory.
 //
 // Streams, and objects of fastestFrom bytes or more, are compressed at
 // zstd's fastest level, smaller ones at its default: a stream is written
@@ -142,7 +152,7 @@ func (c *Codec) keepDecoder(d *zstd.Decoder) {
 // fastest level entropy-codes the literals of every block, even of a block
 // in which it finds no match: by default it stores such a block raw, which
 // left the report, hex trace hashes with few repeats, uncompressed.
-func newEncoder(concurrency int, lowMem bool, level zstd.EncoderLevel) *zstd.Encoder {
+func newEncoder(concurrency int, lowMem bool, level zstd.EncoderLevel, window int) *zstd.Encoder {
 	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithWindowSize(window),
 		zstd.WithEncoderConcurrency(concurrency), zstd.WithLowerEncoderMem(lowMem), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true),
 		zstd.WithAllLitEntropyCompression(level == zstd.SpeedFastest))

@@ -143,8 +143,8 @@ func TestCodecEncodesLargeObjectsFastest(t *testing.T) {
 	for i := 0; len(hexes) < fastestFrom+1<<10; i++ {
 		hexes = fmt.Appendf(hexes, `"%064x",`, sha256.Sum256(fmt.Append(nil, i)))
 	}
-	def := newEncoder(1, true, zstd.SpeedDefault)
-	fast := newEncoder(1, true, zstd.SpeedFastest)
+	def := newEncoder(1, true, zstd.SpeedDefault, window)
+	fast := newEncoder(1, true, zstd.SpeedFastest, window)
 	for _, obj := range [][]byte{data[:fastestFrom-1], data[:fastestFrom], data[:window], hexes} {
 		want := fast.EncodeAll(obj, nil)
 		if len(obj) < fastestFrom {
