@@ -115,8 +115,11 @@ func (s *Session) walkAnswer(ts *turnState, head, rel string) {
 	f, _ := s.fieldState(ts)
 	res, err := s.walk(ts, head, rel, f)
 	var ee *admissibility.ExhaustionError
+	if err != nil {
+		ee = exhaustion(err)
+	}
 	switch {
-	case errors.As(err, &ee):
+	case ee != nil:
 		ts.resp.WalkSurface = joinEdges(res.edges)
 		s.refuse(ts, ee.Reason, exhaustedSurface(head, rel, ee))
 	case len(res.tails) == 0 && len(k.Out(head, rel)) > 0:
@@ -130,6 +133,18 @@ func (s *Session) walkAnswer(ts *turnState, head, rel string) {
 		s.answer(ts, KindWalk, head, walkSurfaceText(head, rel, res), joinEdges(res.edges), statusOf(res.edges), res.edges, nil)
 		ts.resp.WalkTails = append([]string(nil), res.tails...)
 	}
+}
+
+// exhaustion is the *admissibility.ExhaustionError in err's chain, or nil.
+// It is a function of its own because errors.As takes its target's
+// address: in walkAnswer, the target moved to the heap on every walk, not
+// only on the rare walk that fails.
+func exhaustion(err error) *admissibility.ExhaustionError {
+	var ee *admissibility.ExhaustionError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	return nil
 }
 
 // assess answers a statement by asserting it in the session overlay. In a

@@ -213,6 +213,11 @@ func walkSurfaceText(head, rel string, res walkResult) string {
 // joinEdges writes each edge as a sentence, "; " between them.
 func joinEdges(edges []knowledge.Triple) string {
 	var b strings.Builder
+	n := 0
+	for _, e := range edges {
+		n += len(e.Head) + len(e.Relation) + len(e.Tail) + 4 // a relation spaced is as long, give or take
+	}
+	b.Grow(n)
 	rel, spaced := "", "" // a walk's edges share their relation: spaced once
 	for i, e := range edges {
 		if i > 0 {
