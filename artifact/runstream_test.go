@@ -158,3 +158,25 @@ func TestPayloadReadsAsUnmarshal(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStringsObject holds Payload's fast reading of a payload to
+// Unmarshal's: whatever it accepts, Unmarshal reads the same.
+func FuzzStringsObject(f *testing.F) {
+	f.Add([]byte(`{"canonical_term":"lens","utterance":"What is a lens?"}`))
+	f.Add([]byte(`{"a":"x","a":"y"}`))
+	f.Add([]byte(`{"a":"\u00e9\n"}`))
+	f.Add([]byte(`{"a":{"b":"c"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := stringsObject(data)
+		if !ok {
+			return
+		}
+		var want map[string]any
+		if err := canon.Unmarshal(data, &want); err != nil {
+			t.Fatalf("%q: read as %#v, Unmarshal refuses it: %v", data, got, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: read as %#v, Unmarshal gives %#v", data, got, want)
+		}
+	})
+}
