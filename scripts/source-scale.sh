@@ -80,7 +80,7 @@ relations() {
 
 row() { # MiB part relations wall user sys rss_kib
   awk -v m="$1" -v p="$2" -v r="$3" -v w="$4" -v u="$5" -v s="$6" -v k="$7" \
-    'BEGIN { printf "%6s %-8s %10s %9.1f %9.1f %12d\n", m, p, r, w, u + s, k / 1024 }'
+    'BEGIN { printf "%6s %-8s %10s %9.2f %9.2f %6.2f %12d\n", m, p, r, w, u + s, (w > 0 ? (u + s) / w : 0), k / 1024 }'
 }
 
 if [ "${1:-}" = --against ]; then
@@ -108,7 +108,7 @@ fi
 
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 2 4 8 16)
-printf '%6s %-8s %10s %9s %9s %12s\n' MiB part relations wall_s cpu_s peak_RSS_MiB
+printf '%6s %-8s %10s %9s %9s %6s %12s\n' MiB part relations wall_s cpu_s cores peak_RSS_MiB
 for mib in "${sizes[@]}"; do
   dir="$work/$mib"
   subject "$dir" "$(bytes "$mib")"
