@@ -1,6 +1,7 @@
 package field
 
 import (
+	"hash/maphash"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,7 @@ type Rotors struct {
 	// higher. Across shards two workers seldom meet, and a rotor is
 	// computed outside any lock.
 	shards  [rotorShards]rotorShard
+	seed    maphash.Seed
 	nWords  atomic.Int64
 	max     int
 	nPacked atomic.Int64
@@ -56,7 +58,7 @@ type rotorShard struct {
 // Under concurrent inserts a tier may overshoot its bound by one word per
 // goroutine inserting at that moment.
 func NewRotors(max, packed int) *Rotors {
-	r := &Rotors{max: max, maxPkd: packed}
+	r := &Rotors{max: max, maxPkd: packed, seed: maphash.MakeSeed()}
 	for i := range r.shards {
 		r.shards[i].words = make(map[string]*algebra.Gathered)
 		r.shards[i].packed = make(map[string]packedRotor)
@@ -64,13 +66,10 @@ func NewRotors(max, packed int) *Rotors {
 	return r
 }
 
-// shard is word's shard, by FNV-1a.
+// shard is word's shard. The seed differs from one memo to the next; a
+// shard only decides which lock a word is kept behind, never a result.
 func (r *Rotors) shard(word string) *rotorShard {
-	h := uint32(2166136261)
-	for i := 0; i < len(word); i++ {
-		h = (h ^ uint32(word[i])) * 16777619
-	}
-	return &r.shards[h%rotorShards]
+	return &r.shards[maphash.String(r.seed, word)%rotorShards]
 }
 
 // Word is WordRotor(word), remembered.
