@@ -160,11 +160,16 @@ func spaceDotRuns(s string) string {
 	return string(b)
 }
 
-// hasDotRun reports two full stops in a row in s, jumping from one full
-// stop to the next.
+// hasDotRun reports two full stops in a row in s.
 func hasDotRun(s string) bool {
-	for i := strings.IndexByte(s, '.'); i >= 0 && i+1 < len(s); {
-		if s[i+1] == '.' {
+	return someDot(s, func(i int) bool { return i+1 < len(s) && s[i+1] == '.' })
+}
+
+// someDot reports whether at holds for the index of some full stop in s,
+// jumping from one full stop to the next.
+func someDot(s string, at func(i int) bool) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		if at(i) {
 			return true
 		}
 		next := strings.IndexByte(s[i+1:], '.')

@@ -304,17 +304,7 @@ func InnerDots(s string) string {
 
 // innerDot reports a full stop between two letters in s.
 func innerDot(s string) bool {
-	for i := strings.IndexByte(s, '.'); i >= 0; {
-		if i > 0 && i+1 < len(s) && isLetter(s[i-1]) && isLetter(s[i+1]) {
-			return true
-		}
-		next := strings.IndexByte(s[i+1:], '.')
-		if next < 0 {
-			return false
-		}
-		i += 1 + next
-	}
-	return false
+	return someDot(s, func(i int) bool { return i > 0 && i+1 < len(s) && isLetter(s[i-1]) && isLetter(s[i+1]) })
 }
 
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
