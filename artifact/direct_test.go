@@ -388,20 +388,32 @@ func BenchmarkDecodeValidatedSet(b *testing.B) {
 	}
 }
 
+// manyRelations is n relations "term i is thing i", each citing refs
+// copies of one source whose span is spanHead followed by "i is a thing".
+func manyRelations(n int, spanHead string, refs int, state CandidateState) []RelationCandidate {
+	out := make([]RelationCandidate, 0, n)
+	for i := range n {
+		num := strconv.Itoa(i)
+		ref := SourceRef{SourceSHA: strings.Repeat("ab", 32), Span: spanHead + num + " is a thing",
+			Adapter: "wikipedia", RetrievedAt: "2026-05-16T00:00:00Z"}
+		sources := make([]SourceRef, refs)
+		for j := range sources {
+			sources[j] = ref
+		}
+		out = append(out, RelationCandidate{Head: "term " + num, Relation: "is", Tail: "thing " + num, Sources: sources, State: state})
+	}
+	return out
+}
+
 // A document past splitFrom has its relation list's tail read on a second
 // goroutine from the guessed offset, and read so, it is what Unmarshal
 // reads.
 func TestLargeDocumentSplits(t *testing.T) {
 	var b SmeltedBundle
-	for i := range 3000 {
-		n := strconv.Itoa(i)
-		ref := SourceRef{SourceSHA: strings.Repeat("ab", 32), Span: "the source states, in so many words, that term " + n + " is a thing",
-			Adapter: "wikipedia", RetrievedAt: "2026-05-16T00:00:00Z"}
-		b.Relations = append(b.Relations, RelationCandidate{Head: "term " + n, Relation: "is", Tail: "thing " + n,
-			Sources: []SourceRef{ref, ref}, State: StateProposed})
-		if i%2 == 0 {
-			b.Concepts = append(b.Concepts, ConceptCandidate{CanonicalTerm: "term " + n, Definition: "defined", Sources: []SourceRef{ref}, State: StateProposed})
-		}
+	b.Relations = manyRelations(3000, "the source states, in so many words, that term ", 2, StateProposed)
+	for i := 0; i < 3000; i += 2 {
+		b.Concepts = append(b.Concepts, ConceptCandidate{CanonicalTerm: b.Relations[i].Head, Definition: "defined",
+			Sources: b.Relations[i].Sources[:1], State: StateProposed})
 	}
 	b.Counters, b.OrderingHints = []RelationCandidate{}, []OrderingHint{}
 	data := mustEncode(t, b)
@@ -428,13 +440,7 @@ func TestLargeDocumentSplits(t *testing.T) {
 // A large set, on more than one CPU, has its relation list's tail written
 // on a second goroutine; the bytes are canon.Marshal's.
 func TestLargeSetEncodesSplit(t *testing.T) {
-	var v ValidatedTripleSet
-	for i := range 6000 {
-		n := strconv.Itoa(i)
-		ref := SourceRef{SourceSHA: strings.Repeat("ab", 32), Span: "the source states that term " + n + " is a thing",
-			Adapter: "wikipedia", RetrievedAt: "2026-05-16T00:00:00Z"}
-		v.Relations = append(v.Relations, RelationCandidate{Head: "term " + n, Relation: "is", Tail: "thing " + n, Sources: []SourceRef{ref}, State: StateValidated})
-	}
+	v := ValidatedTripleSet{Relations: manyRelations(6000, "the source states that term ", 1, StateValidated)}
 	size := validatedSetSize(&v)
 	tail := splitTail(v.Relations, size, splitFrom)
 	if size < splitFrom || tail == nil || tail.first < len(v.Relations)/3 || tail.first > len(v.Relations)*2/3 {
