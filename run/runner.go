@@ -106,7 +106,8 @@ func (r Runner) Run(ctx context.Context, plan artifact.FormationPlan) (Pass, err
 		return Pass{}, fmt.Errorf("run: a runner needs at least one step function")
 	}
 	p := Pass{Output: artifact.RunOutput{Results: []artifact.StepResult{}, HaltStepIndex: -1}}
-	bufs := make(eventBufs, stepsInFlight*len(r.Steps)+len(r.Steps))
+	// A buffer for every step in flight and one for each worker's step.
+	bufs := make(eventBufs, r.window()+len(r.Steps))
 	work, slots, stop := r.start(ctx, plan, bufs)
 	defer stop()
 	window := len(slots)
@@ -149,13 +150,16 @@ func (r Runner) Run(ctx context.Context, plan artifact.FormationPlan) (Pass, err
 // The outcomes held stay small: an event each, about 2 KB.
 const stepsInFlight = 512
 
+// window is how many steps may be in flight at once over all the workers.
+func (r Runner) window() int { return stepsInFlight * len(r.Steps) }
+
 // start runs one worker per step function. Step i's outcome arrives on
 // slots[i % len(slots)]; the caller hands out a step only when its slot has
 // been emptied, so no send ever blocks and the steps in flight (and the
 // events held) stay bounded. stop cancels what is still running and waits
 // for every worker.
 func (r Runner) start(ctx context.Context, plan artifact.FormationPlan, bufs eventBufs) (work chan<- int, slots []chan outcome, stop func()) {
-	window := stepsInFlight * len(r.Steps)
+	window := r.window()
 	slots = make([]chan outcome, window)
 	for i := range slots {
 		slots[i] = make(chan outcome, 1)
