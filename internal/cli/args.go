@@ -188,10 +188,24 @@ func (l *line) unknownFlag(root node, w, name string) error {
 		names = append(names, fl.Names()...)
 	}
 	hint := ""
-	if near := nearest(name, names); near != "" {
+	if verbs := verbsWithFlag(l.cmd, name); len(verbs) > 0 {
+		hint = fmt.Sprintf("; it is a flag of %s: put it after the verb, as in `formation %s %s …`", strings.Join(verbs, ", "), verbs[len(verbs)-1], w)
+	} else if near := nearest(name, names); near != "" {
 		hint = fmt.Sprintf("; did you mean --%s?", near)
 	}
 	return usagef("%sunknown flag %s%s (see `%s --help`)", l.prefix(), w, hint, l.name())
+}
+
+// verbsWithFlag lists the commands under n, one level down, that take the
+// flag name: a verb's flag written before the verb.
+func verbsWithFlag(n node, name string) []string {
+	var verbs []string
+	for _, c := range n.subs {
+		if findFlag(c.Flags, name) != nil {
+			verbs = append(verbs, c.Name)
+		}
+	}
+	return verbs
 }
 
 // subcommand finds the command called name under n.

@@ -192,6 +192,7 @@ func TestUnknownCommandsNameTheNearest(t *testing.T) {
 		{[]string{"formation", "audit"}, "missing sub-command"},
 		{[]string{"formation"}, "missing command"},
 		{[]string{"formation", "status", "--jsno"}, "did you mean --json?"},
+		{[]string{"formation", "--jobs", "2", "autorun", "optics"}, "it is a flag of mine, run, autorun: put it after the verb"},
 	} {
 		_, _, err := normalize(app, c.line, noEnv)
 		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), c.want) {
