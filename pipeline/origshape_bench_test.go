@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	rtrace "runtime/trace"
 	"strconv"
 	"strings"
@@ -193,6 +194,7 @@ func BenchmarkOriginalShape(b *testing.B) {
 // total, and the ratio of the original's in-process (a)–(e) to it. The
 // original's run step was a stub; ours drives every turn of both passes.
 func BenchmarkOriginalShapeBackHalf(b *testing.B) {
+	asCommand(b)
 	for _, n := range shapeSizes(b) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			for b.Loop() {
@@ -267,11 +269,13 @@ func originalShapeFixture(b testing.TB, n int) fixture {
 }
 
 // benchStages runs forge, compose, run and ratify once, reports each one's
-// wall seconds and the process CPU seconds, and returns the wall total.
+// wall seconds, the process CPU seconds and the collector's share of them
+// (its CPU seconds and cycles), and returns the wall total.
 func benchStages(b *testing.B, f fixture) time.Duration {
 	ctx := context.Background()
 	stages := []func(context.Context, string) (stage.Result, error){f.p.Forge, f.p.Compose, f.p.Run, f.p.Ratify}
 	names := []string{"forge", "compose", "run", "ratify"}
+	gc0 := gcFigures()
 	start, cpu0 := time.Now(), testutil.ProcessCPU()
 	for i, st := range stages {
 		t0, c0 := time.Now(), testutil.ProcessCPU()
@@ -287,7 +291,17 @@ func benchStages(b *testing.B, f fixture) time.Duration {
 	total := time.Since(start)
 	b.ReportMetric(total.Seconds(), "total_s")
 	b.ReportMetric((testutil.ProcessCPU() - cpu0).Seconds(), "cpu_s")
+	gc := gcFigures()
+	b.ReportMetric(gc[0].Value.Float64()-gc0[0].Value.Float64(), "gc_cpu_s")
+	b.ReportMetric(float64(gc[1].Value.Uint64()-gc0[1].Value.Uint64()), "gc_cycles")
 	return total
+}
+
+// gcFigures reads the collector's CPU seconds and cycles so far.
+func gcFigures() []metrics.Sample {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s
 }
 
 // shapeSizes reads FORMATION_SCALE (comma-separated), default 1000 and
@@ -314,6 +328,7 @@ func shapeSizes(b *testing.B) []int {
 // and verifying the bundle, encoding and storing the output, the audit, the
 // cache record and the refs). Sizes: FORMATION_SCALE.
 func BenchmarkOriginalShapeForgeFrame(b *testing.B) {
+	asCommand(b)
 	for _, n := range shapeSizes(b) {
 		bundle := originalShape(n)
 		allow, err := forge.NewAllowlist(originalShapeAllowlist())

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"formation/artifact"
+	"formation/internal/gcpace"
 	"formation/stage"
 )
 
@@ -55,6 +56,7 @@ func BenchmarkBackHalf(b *testing.B) {
 			sizes = append(sizes, n)
 		}
 	}
+	asCommand(b)
 	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
@@ -62,6 +64,13 @@ func BenchmarkBackHalf(b *testing.B) {
 			}
 		})
 	}
+}
+
+// asCommand paces the collector for the rest of tb as the formation
+// command paces it (gcpace, started by cli.Main): a stage-level benchmark
+// stands for the command's stages.
+func asCommand(tb testing.TB) {
+	tb.Cleanup(gcpace.Start(gcpace.DefaultHeadroom))
 }
 
 func benchBackHalf(b *testing.B, n int) {
@@ -198,6 +207,7 @@ func splitComma(s string) []string {
 // issued_at (from FORMATION_BENCH_ISSUED_AT on, or the clock), so none is a
 // cache hit; the report's digest is logged.
 func BenchmarkRatifyStage(b *testing.B) {
+	asCommand(b)
 	ctx := context.Background()
 	n := 1000
 	if env := os.Getenv("FORMATION_SCALE"); env != "" {

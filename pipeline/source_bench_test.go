@@ -41,6 +41,7 @@ func chainSource(n int) []byte {
 // steadier figure on a shared machine); run it with -cpuprofile or
 // -memprofile to see where the front half spends on a large source.
 func BenchmarkFrontHalf(b *testing.B) {
+	asCommand(b)
 	src := chainSource(sourceKiB(b, 256) << 10)
 	for i := 0; i < b.N; i++ {
 		p := sourceSubject(b, src)

@@ -19,6 +19,7 @@ import (
 // 1 MiB with 8 MiB). With FORMATION_STAGE_PROFILE=PREFIX it writes each
 // stage's CPU profile to PREFIX.run and PREFIX.ratify.
 func BenchmarkSourceBackHalf(b *testing.B) {
+	asCommand(b)
 	src := chainSource(sourceKiB(b, 1024) << 10)
 	ctx := context.Background()
 	for b.Loop() {

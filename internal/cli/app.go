@@ -20,6 +20,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"formation/internal/exitcode"
+	"formation/internal/gcpace"
 	"formation/internal/version"
 	"formation/packs"
 	"formation/store"
@@ -140,8 +141,10 @@ func exitCodeHelp() string {
 }
 
 // Main runs app with args and returns the process exit code. SIGINT and
-// SIGTERM cancel the command's context.
+// SIGTERM cancel the command's context. The garbage collector is paced for
+// a batch command (gcpace) unless GOGC or GOMEMLIMIT is set.
 func Main(app *cli.App, args []string) int {
+	defer gcpace.Start(gcpace.DefaultHeadroom)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out, _ := app.Metadata[outputKey].(*output)

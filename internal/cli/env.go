@@ -158,6 +158,9 @@ ENVIRONMENT:
                                    (development only; warned on every start)
    CORE_ALLOW_UNRATIFIED_IDENTITY  1: load unratified identity packs
    CI                           true: no progress bars
+   GOGC, GOMEMLIMIT             Go's garbage collector settings; either one
+                                replaces formation's own pacing (the heap grows
+                                by at least 128 MiB between collections)
    FORMATION_LLM_MODEL, FORMATION_LLM_SOURCE
                                 set by mine for the --llm-command it runs
 
