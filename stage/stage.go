@@ -363,9 +363,12 @@ func firstError(errs []error) error {
 	return nil
 }
 
-// releaseHeapGoal is the heap goal above which ReleaseMemory hands the
-// memory the process no longer uses back to the operating system.
-const releaseHeapGoal = 128 << 20
+// releaseLiveHeap is the live heap above which ReleaseMemory hands the
+// memory the process no longer uses back to the operating system. It is
+// read from the live heap, not from the collector's goal: a command paces
+// the collector with a headroom (gcpace), so the goal of every heap is
+// above 128 MiB, and only a heap that is large by itself matters here.
+const releaseLiveHeap = 64 << 20
 
 // ReleaseMemory collects and returns free memory to the operating system
 // when the heap has grown large. A process that runs one stage after
@@ -376,9 +379,9 @@ const releaseHeapGoal = 128 << 20
 // that ends after one stage has no use for it. One forced collection costs
 // little against a large stage.
 func ReleaseMemory() {
-	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
-	metrics.Read(goal)
-	if goal[0].Value.Kind() == metrics.KindUint64 && goal[0].Value.Uint64() > releaseHeapGoal {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() > releaseLiveHeap {
 		debug.FreeOSMemory()
 	}
 }
