@@ -88,7 +88,7 @@ func (c *Codec) streamEncoder() *zstd.Encoder {
 	case e := <-c.encs:
 		return e
 	default:
-		return newEncoder(1, false, zstd.SpeedFastest, streamWindow)
+		return newEncoder(streamConcurrency, false, zstd.SpeedFastest, streamWindow)
 	}
 }
 
@@ -124,6 +124,14 @@ func (c *Codec) keepDecoder(d *zstd.Decoder) {
 	default:
 	}
 }
+
+// streamConcurrency lets a stream encoder compress a block on a goroutine
+// of its own while the writer fills the next: the run record is written
+// after the passes, with nothing else to do, and its 15 MB at 10,000
+// relations took 66-75 ms with the compression on the writer's goroutine,
+// 51-59 ms beside it. Blocks are still compressed one after another, over
+// the same history, so the stream is compressed as before.
+const streamConcurrency = 2
 
 // newEncoder makes an encoder; concurrency 1 keeps a stream on the
 // caller's goroutine, 0 lets EncodeAll run on every core. A stream encoder
