@@ -90,13 +90,20 @@ func (p *pacer) collected() {
 	p.arm()
 }
 
+// heapMinimum is the runtime's least goal at GOGC=100 (4 MiB), which it
+// scales with GOGC.
+const heapMinimum = 4 << 20
+
 // percentFor is the GOGC whose goal is max(2 × live, live + headroom),
-// kept within [100, 10000]: below 100 the pacer would collect more often
-// than the default, and 10000 is a goal of 100 × live for a heap of a few
-// kilobytes, where the headroom decides anyway.
+// never below 100 (the pacer never collects more often than the default).
+// It is capped where the runtime's least goal, 4 MiB × GOGC/100, reaches
+// the headroom: past it a heap of a megabyte or two, as at a command's
+// start, would be let grow to several times the headroom (at GOGC=10000,
+// 400 MB) before its next collection.
 func percentFor(live, headroom uint64) int {
 	pct := math.Ceil(float64(headroom) * 100 / float64(live))
-	return int(max(100, min(pct, 10_000)))
+	limit := math.Floor(float64(headroom) * 100 / heapMinimum)
+	return int(max(100, min(pct, limit)))
 }
 
 // readPercent is the GOGC in force.

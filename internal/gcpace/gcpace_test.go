@@ -16,17 +16,21 @@ func TestPercentFor(t *testing.T) {
 		{live: 40 * mib, headroom: 128 * mib, want: 320},  // goal 168 MiB
 		{live: 128 * mib, headroom: 128 * mib, want: 100}, // where the two goals meet
 		{live: 900 * mib, headroom: 128 * mib, want: 100}, // a large heap is paced as by default
-		{live: 3 * mib, headroom: 128 * mib, want: 4267},
-		{live: 1, headroom: 128 * mib, want: 10_000}, // capped
+		{live: 4 * mib, headroom: 128 * mib, want: 3200},
+		// Below 4 MiB the least goal (4 MiB × GOGC/100) is the headroom.
+		{live: 3 * mib, headroom: 128 * mib, want: 3200},
+		{live: 1, headroom: 128 * mib, want: 3200},
+		{live: 1, headroom: 1 * mib, want: 100},
 	} {
 		if got := percentFor(c.live, c.headroom); got != c.want {
 			t.Errorf("percentFor(%d MiB, %d MiB) = %d, want %d", c.live/mib, c.headroom/mib, got, c.want)
 		}
-		// The goal never falls below the default's, nor below live + headroom
-		// (but for the cap).
-		pct := percentFor(c.live, c.headroom)
-		goal := c.live + c.live*uint64(pct)/100
-		if goal < 2*c.live || (pct < 10_000 && goal+c.live/100 < c.live+c.headroom) {
+		// The goal, as the runtime computes it, is at least the default's,
+		// and within the runtime's least goal of live + headroom.
+		pct := uint64(percentFor(c.live, c.headroom))
+		goal := max(c.live+c.live*pct/100, heapMinimum*pct/100)
+		want := max(2*c.live, c.live+c.headroom)
+		if goal < 2*c.live || goal+heapMinimum < want || goal > want+heapMinimum {
 			t.Errorf("percentFor(%d, %d) = %d: goal %d", c.live, c.headroom, pct, goal)
 		}
 	}
