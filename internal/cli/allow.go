@@ -10,6 +10,7 @@ import (
 
 	"formation/artifact"
 	"formation/forge"
+	"formation/ident"
 	"formation/internal/exitcode"
 	"formation/store"
 )
@@ -33,6 +34,9 @@ func allowCommand(io IO) *cli.Command {
 					if c.String("tier") == "" {
 						return exitcode.Newf(exitcode.Usage, "allow add: --tier primary|secondary|llm is required")
 					}
+					if err := digestArg(c); err != nil {
+						return err
+					}
 					e := artifact.AllowedSource{SourceSHA: c.Args().First(), Tier: c.String("tier"), Label: c.String("label"), Curated: c.Bool("curated")}
 					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowAdd(cur, e) })
 				},
@@ -43,6 +47,9 @@ func allowCommand(io IO) *cli.Command {
 				ArgsUsage: "SHA256",
 				Flags:     []cli.Flag{subject},
 				Action: func(c *cli.Context) error {
+					if err := digestArg(c); err != nil {
+						return err
+					}
 					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowRemove(cur, c.Args().First()) })
 				},
 			},
@@ -76,6 +83,21 @@ func allowCommand(io IO) *cli.Command {
 			},
 		},
 	}
+}
+
+// digestArg refuses (exit 2) an allow add or remove whose argument is not
+// a source's SHA-256, saying what to give: a user who names the source
+// file itself is told how to get its digest. (The argument count is
+// checked before, with the verb's usage line.)
+func digestArg(c *cli.Context) error {
+	arg, verb := c.Args().First(), "allow "+c.Command.Name
+	if ident.ValidDigest(arg) {
+		return nil
+	}
+	if info, err := os.Stat(arg); err == nil && !info.IsDir() {
+		return exitcode.Newf(exitcode.Usage, "%s: %q is a file, not its digest: give its SHA-256 (sha256sum %s prints it)", verb, arg, arg)
+	}
+	return exitcode.Newf(exitcode.Usage, "%s: %q is not a SHA-256 (64 lowercase hex characters; sha256sum FILE prints a file's)", verb, arg)
 }
 
 // exclusionFlags reads the evidence an exclude command names: either a text

@@ -122,6 +122,10 @@ func TestCommandLinesOnceMisread(t *testing.T) {
 		{[]string{"stauts", "optics"}, "did you mean `formation status`?"},
 		{[]string{"audit", "bogus"}, "unknown sub-command \"bogus\""},
 		{[]string{"allow", "add", strings.Repeat("a", 64), "--tier", "primary"}, "--subject S is required"},
+		{[]string{"allow", "add", "courses/optics/sources/colour.md", "--subject", "optics", "--tier", "primary"},
+			`"courses/optics/sources/colour.md" is a file, not its digest: give its SHA-256 (sha256sum courses/optics/sources/colour.md prints it)`},
+		{[]string{"allow", "add", "colour", "--subject", "optics", "--tier", "primary"}, `"colour" is not a SHA-256`},
+		{[]string{"allow", "remove", "ABC", "--subject", "optics"}, `allow remove: "ABC" is not a SHA-256`},
 		{[]string{"promote", report, "--key", "curator.key"}, "--trusted-keys FILE"},
 		{[]string{"status"}, "missing SUBJECT"},
 	} {
