@@ -162,6 +162,45 @@ func (c *SafetyCheck) judge(id string, evidence SafetyContext) SafetyCheckResult
 	return r
 }
 
+// CheckManifoldBrief is CheckManifold without the per-boundary results:
+// PackID, Upheld, Violated and RuntimeCheckableCount are CheckManifold's,
+// and Results is empty. It is for a caller that keeps only the outcome
+// (the run stage, whose events record nothing else); where no predicate
+// is registered, the default predicates decide without building a reason
+// or evidence, which was most of what checking a turn allocated.
+func (c *SafetyCheck) CheckManifoldBrief(evidence SafetyContext, m *Manifold) (SafetyVerdict, error) {
+	c.mu.RLock()
+	custom := len(c.custom) > 0
+	c.mu.RUnlock()
+	if m == nil || custom {
+		v, err := c.CheckManifold(evidence, m)
+		v.Results = []SafetyCheckResult{}
+		return v, err
+	}
+	return briefBoundaries(evidence, m.SafetyPackID(), m.boundaries), nil
+}
+
+// briefBoundaries is CheckBoundaries by the default predicates' decisions
+// alone, over sorted, distinct ids, with no Results.
+func briefBoundaries(evidence SafetyContext, packID string, ids []string) SafetyVerdict {
+	v := SafetyVerdict{PackID: packID, Violated: []string{}, Results: []SafetyCheckResult{}}
+	for _, id := range ids {
+		upheld, checkable, ok := defaultBrief(id, evidence)
+		if !ok { // no predicate: upheld, not checkable, as judge says
+			upheld, checkable = true, false
+		}
+		if !upheld {
+			v.Violated = append(v.Violated, id)
+			checkable = true
+		}
+		if checkable {
+			v.RuntimeCheckableCount++
+		}
+	}
+	v.Upheld = len(v.Violated) == 0
+	return v
+}
+
 func (c *SafetyCheck) predicate(id string) (Predicate, bool) {
 	c.mu.RLock()
 	p, ok := c.custom[id]

@@ -56,7 +56,7 @@ func preserveVersorClosure(e SafetyContext) SafetyCheckResult {
 	vc := sprintE6(e.VersorCondition)
 	limit := closureBoundText
 	r := SafetyCheckResult{
-		Upheld:           e.VersorCondition < algebra.ClosureBound,
+		Upheld:           closureHolds(e),
 		RuntimeCheckable: true,
 		Evidence:         []Evidence{{"versor_condition", vc}, {"threshold", limit}},
 	}
@@ -66,6 +66,22 @@ func preserveVersorClosure(e SafetyContext) SafetyCheckResult {
 		r.Reason = "versor condition " + vc + " is not below " + limit + ": the field state left versor closure"
 	}
 	return r
+}
+
+// The decisions of the default predicates, shared by each predicate and
+// by defaultBrief.
+func closureHolds(e SafetyContext) bool { return e.VersorCondition < algebra.ClosureBound }
+
+// sourcesHold: every cited digest is on the allowlist, which, like
+// noFabricatedSource, it reads in place when it is sorted.
+func sourcesHold(e SafetyContext) bool {
+	allowed := sortedUnique(e.AllowedSourceSHAs)
+	for _, sha := range e.CitedSourceSHAs {
+		if _, found := slices.BinarySearch(allowed, sha); !found {
+			return false
+		}
+	}
+	return true
 }
 
 // noFabricatedSource: every cited source digest must be on the allowlist.
@@ -110,7 +126,7 @@ func noSilentCorrection(e SafetyContext) SafetyCheckResult {
 		return notChecked("no refusal evidence supplied")
 	}
 	evidence := []Evidence{{"last_refusal_was_typed", strconv.FormatBool(e.LastRefusalWasTyped)}}
-	if e.LastRefusalWasTyped {
+	if typedHolds(e) {
 		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "the last refusal was typed", Evidence: evidence}
 	}
 	return SafetyCheckResult{
@@ -127,7 +143,7 @@ func noIdentityOverride(e SafetyContext) SafetyCheckResult {
 		return notChecked("identity manifold hash before or after the turn not supplied")
 	}
 	evidence := []Evidence{{"identity_hash_before", e.IdentityHashBefore}, {"identity_hash_after", e.IdentityHashAfter}}
-	if e.IdentityHashBefore == e.IdentityHashAfter {
+	if identityHolds(e) {
 		return SafetyCheckResult{Upheld: true, RuntimeCheckable: true, Reason: "identity manifold unchanged", Evidence: evidence}
 	}
 	return SafetyCheckResult{
@@ -136,6 +152,31 @@ func noIdentityOverride(e SafetyContext) SafetyCheckResult {
 		Reason:           "identity manifold changed during the turn",
 		Evidence:         evidence,
 	}
+}
+
+func typedHolds(e SafetyContext) bool    { return e.LastRefusalWasTyped }
+func identityHolds(e SafetyContext) bool { return e.IdentityHashBefore == e.IdentityHashAfter }
+
+// defaultBrief is the default predicate of boundary id reduced to its
+// decision: whether the boundary holds and whether the evidence let it be
+// checked, as the predicate's result says them, without building its
+// reason and evidence. ok is false for a boundary without a default
+// predicate. TestBriefIsCheckManifold holds it to the predicates.
+func defaultBrief(id string, e SafetyContext) (upheld, checkable, ok bool) {
+	switch id {
+	case BoundaryPreserveVersorClosure:
+		return !e.HasFieldState || closureHolds(e), e.HasFieldState, true
+	case BoundaryNoFabricatedSource:
+		return !e.HasAllowlist || sourcesHold(e), e.HasAllowlist, true
+	case BoundaryNoSilentCorrection:
+		return !e.HasRefusalEvidence || typedHolds(e), e.HasRefusalEvidence, true
+	case BoundaryNoIdentityOverride:
+		supplied := e.IdentityHashBefore != "" && e.IdentityHashAfter != ""
+		return !supplied || identityHolds(e), supplied, true
+	case BoundaryNoHotPathRepair:
+		return true, false, true
+	}
+	return false, false, false
 }
 
 // noHotPathRepair is a property of the code, not of a turn: whether any

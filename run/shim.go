@@ -114,7 +114,10 @@ func DriveIndexed(ctx context.Context, plan artifact.FormationPlan, ix *Index, l
 // over it.
 func passStep(k *knowledge.Knowledge, counters map[artifact.Triple]bool, loaded *packs.Loaded, operator field.Operator, rotors *field.Rotors) (StepFunc, *runtime.Runtime, error) {
 	mem := &lastEvent{}
-	rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator, Rotors: rotors})
+	// The shim records each turn's outcome only (Observe and the event), so
+	// the verdicts are brief.
+	rt, err := runtime.New(runtime.Config{Knowledge: k, Safety: loaded.Safety, Manifold: loaded.Manifold, Sink: mem, Operator: operator, Rotors: rotors,
+		BriefVerdicts: true})
 	if err != nil {
 		return nil, nil, &Error{Reason: ReasonSafetyPackInvalid, Code: exitcode.SealInvalid, Err: err}
 	}

@@ -69,6 +69,12 @@ type Config struct {
 	// ratification never set it.
 	IdentityHardBlock bool
 
+	// BriefVerdicts leaves the per-boundary results out of a response's
+	// SafetyVerdict (packs.CheckManifoldBrief): its outcome, and so every
+	// TurnEvent, is the same. For a caller that keeps only the outcome, as
+	// the run stage does; ask and chat show the results.
+	BriefVerdicts bool
+
 	// Sink receives one TurnEvent per turn; nil emits nowhere.
 	Sink trace.EventSink
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"reflect"
 	goruntime "runtime"
 	"slices"
 	"sync"
@@ -82,5 +83,42 @@ func TestTraceHashesAreDistinct(t *testing.T) {
 			t.Fatalf("turns %d and %d share trace hash %s", j, i, h)
 		}
 		seen[h] = i
+	}
+}
+
+// A runtime with brief verdicts answers the conversation as one without:
+// the same responses but for the verdicts' per-boundary results, and a
+// byte-identical event log.
+func TestBriefVerdictsChangeOnlyTheResults(t *testing.T) {
+	run := func(brief bool) ([]ChatResponse, []byte) {
+		var buf bytes.Buffer
+		f := newFixture(t, nil, func(c *Config) { c.Sink = trace.NewJSONLWriter(&buf); c.BriefVerdicts = brief })
+		s := f.rt.NewSession()
+		var out []ChatResponse
+		for _, in := range mixedInputs {
+			r, _ := s.Turn(context.Background(), in, nil)
+			out = append(out, r)
+		}
+		return out, buf.Bytes()
+	}
+	full, fullLog := run(false)
+	brief, briefLog := run(true)
+	if !bytes.Equal(fullLog, briefLog) {
+		t.Fatal("the event logs differ")
+	}
+	checked := 0
+	for i := range full {
+		if len(full[i].SafetyVerdict.Results) == 0 || len(brief[i].SafetyVerdict.Results) != 0 {
+			t.Fatalf("turn %d: %d results in the full verdict, %d in the brief one", i,
+				len(full[i].SafetyVerdict.Results), len(brief[i].SafetyVerdict.Results))
+		}
+		checked += full[i].SafetyVerdict.RuntimeCheckableCount
+		full[i].SafetyVerdict.Results = brief[i].SafetyVerdict.Results
+		if !reflect.DeepEqual(full[i], brief[i]) {
+			t.Fatalf("turn %d (%q): responses differ beyond the results:\nfull  %+v\nbrief %+v", i, mixedInputs[i], full[i], brief[i])
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no boundary was checked in any turn")
 	}
 }

@@ -80,7 +80,13 @@ func (s *Session) safety(ts *turnState, cond float64) {
 		IdentityHashBefore:  s.rt.manifoldHash,
 		IdentityHashAfter:   ts.hashAfter,
 	}
-	v, err := s.rt.check.CheckManifold(ev, s.rt.cfg.Manifold)
+	var v packs.SafetyVerdict
+	var err error
+	if s.rt.cfg.BriefVerdicts {
+		v, err = s.rt.check.CheckManifoldBrief(ev, s.rt.cfg.Manifold)
+	} else {
+		v, err = s.rt.check.CheckManifold(ev, s.rt.cfg.Manifold)
+	}
 	if err != nil {
 		v = packs.SafetyVerdict{Violated: []string{"safety_check"}, Results: []packs.SafetyCheckResult{}}
 	}
