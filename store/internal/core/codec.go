@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"formation/internal/freelist"
 	"formation/internal/pipehash"
 )
 
@@ -56,8 +57,8 @@ type Codec struct {
 	// collection, and a stream encoder's history is 16 MiB, allocated
 	// and cleared anew each time (at 10,000 relations, about 47 MB per
 	// back half on each side, most of it cleared memory).
-	encs chan *zstd.Encoder
-	decs chan *zstd.Decoder
+	encs freelist.List[*zstd.Encoder]
+	decs freelist.List[*zstd.Decoder]
 }
 
 // keptCoders is how many stream encoders, and how many decoders, a codec
@@ -77,36 +78,29 @@ func NewCodec(format int, maxObject int64) *Codec {
 	}
 	c.all = newEncoder(0, true, zstd.SpeedDefault, window)
 	c.large = newEncoder(0, true, zstd.SpeedFastest, window)
-	c.encs = make(chan *zstd.Encoder, keptCoders)
-	c.decs = make(chan *zstd.Decoder, keptCoders)
+	c.encs = freelist.New[*zstd.Encoder](keptCoders)
+	c.decs = freelist.New[*zstd.Decoder](keptCoders)
 	return c
 }
 
 // streamEncoder takes a kept stream encoder, or makes one.
 func (c *Codec) streamEncoder() *zstd.Encoder {
-	select {
-	case e := <-c.encs:
+	if e, ok := c.encs.Get(); ok {
 		return e
-	default:
-		return newEncoder(streamConcurrency, false, zstd.SpeedFastest, streamWindow)
 	}
+	return newEncoder(streamConcurrency, false, zstd.SpeedFastest, streamWindow)
 }
 
 // keepEncoder keeps e, reset, for the next stream, unless enough are kept.
 func (c *Codec) keepEncoder(e *zstd.Encoder) {
 	e.Reset(nil)
-	select {
-	case c.encs <- e:
-	default:
-	}
+	c.encs.Put(e)
 }
 
 // streamDecoder takes a kept decoder, or makes one.
 func (c *Codec) streamDecoder() *zstd.Decoder {
-	select {
-	case d := <-c.decs:
+	if d, ok := c.decs.Get(); ok {
 		return d
-	default:
 	}
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
@@ -119,10 +113,7 @@ func (c *Codec) streamDecoder() *zstd.Decoder {
 // keepDecoder keeps d, reset, for the next read, unless enough are kept.
 func (c *Codec) keepDecoder(d *zstd.Decoder) {
 	_ = d.Reset(nil)
-	select {
-	case c.decs <- d:
-	default:
-	}
+	c.decs.Put(d)
 }
 
 // streamConcurrency lets a stream encoder compress a block on a goroutine
@@ -134,7 +125,8 @@ func (c *Codec) keepDecoder(d *zstd.Decoder) {
 const streamConcurrency = 2
 
 // newEncoder makes an encoder; concurrency 1 keeps a stream on the
-// caller's goroutine, 0 lets EncodeAll run on every core. A stream encoder
+// caller's goroutine, 2 compresses a block beside it (streamConcurrency),
+// 0 lets EncodeAll run on every core. A stream encoder
 // does not take the low-memory option: that sizes the history at the
 // window plus one block, so past its first window a stream's encoder moved
 // a window of history down for every 128 KiB block it took (at an 8 MiB
