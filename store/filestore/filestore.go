@@ -350,14 +350,21 @@ func (s *Store) writeTemp(perm fs.FileMode, fill func(io.Writer) error) (path st
 // ensureDir creates dir (one level below an existing folder) and, when it
 // was created, fsyncs the parent so the new entry survives a crash.
 func (s *Store) ensureDir(dir string) error {
-	err := os.Mkdir(dir, dirPerm)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	if err != nil {
+	made, err := makeDir(dir)
+	if err != nil || !made {
 		return err
 	}
 	return syncDir(filepath.Dir(dir))
+}
+
+// makeDir makes dir, one level, unless it exists, and reports whether it
+// made it. Nothing is synced.
+func makeDir(dir string) (made bool, err error) {
+	err = os.Mkdir(dir, dirPerm)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 func syncDir(dir string) error {

@@ -5,7 +5,6 @@ package filestore
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -31,7 +30,7 @@ func (s *Store) lockRef(ctx context.Context, name string) (unlock func(), err er
 	// holder, so nothing of it needs to survive a crash. On a new store the
 	// sync cost an fsync of locks/ for most refs of the first run (about
 	// 35 ms over a 10,000-relation back half).
-	if err := os.Mkdir(filepath.Dir(path), dirPerm); err != nil && !errors.Is(err, fs.ErrExist) {
+	if _, err := makeDir(filepath.Dir(path)); err != nil {
 		return nil, writeErr("lock", name, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, refPerm)
