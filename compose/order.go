@@ -28,17 +28,17 @@ func dedupeTriples(rels []artifact.RelationCandidate) []artifact.RelationCandida
 // on or behind a cycle are appended in name order. The result maps node →
 // rank.
 func kahnRank(nodes []string, out map[string][]string) map[string]int {
-	ids := make(map[string]int32, len(nodes))
-	for i, n := range nodes {
-		ids[n] = int32(i)
+	ids := newTerms(len(nodes))
+	for _, n := range nodes {
+		ids.id(n)
 	}
-	succ := make([][]int32, len(nodes))
+	var heads, tails []int32
 	for i, n := range nodes {
 		for _, t := range out[n] {
-			succ[i] = append(succ[i], ids[t])
+			heads, tails = append(heads, int32(i)), append(tails, ids.id(t))
 		}
 	}
-	ranks := kahnRanks(nodes, func(n int32) []int32 { return succ[n] })
+	ranks := kahnRanks(nodes, newSuccessors(len(nodes), heads, tails).of)
 	rank := make(map[string]int, len(nodes))
 	for i, n := range nodes {
 		rank[n] = int(ranks[i])

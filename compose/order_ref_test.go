@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"math/rand/v2"
@@ -12,8 +13,9 @@ import (
 	"formation/artifact"
 )
 
-// The order functions as they were before nodes were numbered: a reference
-// the numbered ones must agree with on every graph.
+// The ordering functions as they were before nodes were numbered, and the
+// chain walks as their comment states them: references the numbered ones
+// must agree with on every graph.
 
 // refNameHeap is the ready set of Kahn's algorithm: the smallest name leaves first.
 type refNameHeap []string
@@ -93,54 +95,27 @@ func refTopoSortedRelations(rels []artifact.RelationCandidate) []artifact.Relati
 		}
 	}
 	rank := refKahnRank(nodes, out)
-	// Sort edges by (head rank, tail rank, relation), stably, with the ranks
-	// looked up once per edge rather than at every comparison.
-	type ranked struct {
-		head, tail int
-		edge       artifact.RelationCandidate
-	}
-	rs := make([]ranked, len(edges))
-	for i, e := range edges {
-		rs[i] = ranked{rank[e.Head], rank[e.Tail], e}
-	}
-	slices.SortStableFunc(rs, func(a, b ranked) int {
-		if c := a.head - b.head; c != 0 {
-			return c
-		}
-		if c := a.tail - b.tail; c != 0 {
-			return c
-		}
-		return strings.Compare(a.edge.Relation, b.edge.Relation)
+	slices.SortStableFunc(edges, func(a, b artifact.RelationCandidate) int {
+		return cmp.Or(cmp.Compare(rank[a.Head], rank[b.Head]), cmp.Compare(rank[a.Tail], rank[b.Tail]), strings.Compare(a.Relation, b.Relation))
 	})
-	for i := range rs {
-		edges[i] = rs[i].edge
-	}
 	return edges
 }
 
-// maximalChainWalks builds walks greedily: each starts at the first unused
-// relation and grows by the first unused relation (by position) whose head
-// is the current tail. Per-head queues keep it linear in the relation count.
+// refMaximalChainWalks is maximalChainWalks as its comment states it, by
+// scanning: each walk starts at the first unused relation and grows by the
+// first unused relation, by position, whose head is the current tail.
 func refMaximalChainWalks(ordered []artifact.RelationCandidate) [][]int {
-	byHead := make(map[string][]int)
-	for i, r := range ordered {
-		byHead[r.Head] = append(byHead[r.Head], i)
-	}
-	next := make(map[string]int, len(byHead))
 	used := make([]bool, len(ordered))
 	firstUnused := func(head string) int {
-		q, p := byHead[head], next[head]
-		for p < len(q) && used[q[p]] {
-			p++
+		for i, r := range ordered {
+			if !used[i] && r.Head == head {
+				return i
+			}
 		}
-		next[head] = p
-		if p == len(q) {
-			return -1
-		}
-		return q[p]
+		return -1
 	}
 	var chains [][]int
-	for seed := 0; seed < len(ordered); seed++ {
+	for seed := range ordered {
 		if used[seed] {
 			continue
 		}
@@ -158,7 +133,7 @@ func refMaximalChainWalks(ordered []artifact.RelationCandidate) [][]int {
 // TestOrderAgreesWithReference draws random relation sets (chains,
 // branches, cycles, parallel and repeated edges, a node named like
 // another's prefix) and holds topoSortedRelations, maximalChainWalks and
-// kahnRank to the string-keyed versions they replaced.
+// kahnRank to the references above.
 func TestOrderAgreesWithReference(t *testing.T) {
 	preds := []string{"causes", "is", "has", "precedes"}
 	for seed := range uint64(400) {
