@@ -49,6 +49,24 @@ type FormationPlan struct {
 // instead of encoding the steps by reflection; TestPlanDigestIsCanon holds
 // it equal to planDigestByValue's.
 func PlanDigest(courseID, courseSHA string, steps []PlanStep) (string, error) {
+	sum, err := planDigest(courseID, courseSHA, steps, func(w *projWriter, i int) { w.value(steps[i].Payload) })
+	if err != nil {
+		// The encoder's own error names where the value sits.
+		return planDigestByValue(courseID, courseSHA, steps)
+	}
+	return sum, nil
+}
+
+// PlanDigest is PlanDigest(courseID, courseSHA, steps) for the steps p
+// holds, over the payloads' bytes instead of their maps, which steps added
+// by AppendStep do not have.
+func (p PlanPayloads) PlanDigest(courseID, courseSHA string) (string, error) {
+	return planDigest(courseID, courseSHA, p.steps, func(w *projWriter, i int) { w.payload(p, i, p.steps[i].Payload) })
+}
+
+// planDigest writes the canonical bytes of the plan of steps into the
+// hash, each step's payload by payload.
+func planDigest(courseID, courseSHA string, steps []PlanStep, payload func(w *projWriter, i int)) (string, error) {
 	w := newProjWriter()
 	w.raw(`{"course_id":`)
 	w.str(courseID)
@@ -56,21 +74,15 @@ func PlanDigest(courseID, courseSHA string, steps []PlanStep) (string, error) {
 	w.str(courseSHA)
 	w.raw(`,"steps":[`)
 	for i := range steps {
-		s := &steps[i]
 		w.comma(i)
 		w.raw(`{"payload":`)
-		w.value(s.Payload)
+		payload(&w, i)
 		w.raw(`,"step_type":`)
-		w.str(s.StepType)
+		w.str(steps[i].StepType)
 		w.raw(`}`)
 	}
 	w.raw(`]}`)
-	sum, err := w.digest()
-	if err != nil {
-		// The encoder's own error names where the value sits.
-		return planDigestByValue(courseID, courseSHA, steps)
-	}
-	return sum, nil
+	return w.digest()
 }
 
 // planDigestByValue is PlanDigest through the canonical encoder.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"slices"
 	"strconv"
 
 	"formation/canon"
@@ -18,41 +17,100 @@ import (
 // the plan with a small constant.
 type PlanPayloads struct {
 	steps []PlanStep
-	// arena holds every payload's bytes end to end, payload i ending at
-	// ends[i]: one allocation of their size, where a slice per payload
-	// took the encoder's 512-byte first buffer each (a 100,000-relation
-	// plan: 114 MB held for 30).
-	arena []byte
-	ends  []int
+	// chunks hold the payloads' bytes end to end, each payload whole in
+	// one chunk; at[i] places payload i: its chunk in the high bits, its
+	// end in that chunk in the low ones. Chunks of a fixed size, where one
+	// buffer grown by doubling copied the payloads twice over and touched
+	// twice their size of fresh memory (a million-step plan: 290 MB,
+	// a serial second of page faults and copying before the first step
+	// ran); where a slice per payload took the encoder's 512-byte first
+	// buffer each (a 100,000-relation plan: 114 MB held for 30).
+	chunks [][]byte
+	at     []uint64
+	// scratch is AppendStep's buffer for one payload's encoding.
+	scratch []byte
 }
+
+// payloadChunk is the size of a chunk of PlanPayloads: large enough that
+// the chunks' spare ends waste little, small enough that a chunk is
+// allocated without stalling anything.
+const payloadChunk = 1 << 20
+
+// atShift splits an entry of PlanPayloads.at into chunk and end.
+const atShift = 40
 
 // EncodePayloads encodes each step's payload once.
 func EncodePayloads(steps []PlanStep) (PlanPayloads, error) {
-	p := PlanPayloads{steps: steps, ends: make([]int, len(steps))}
-	var err error
+	p := PlanPayloads{steps: steps, at: make([]uint64, len(steps))}
+	var one []byte // the payload being encoded, then copied to its chunk
 	for i, s := range steps {
-		if p.arena, err = canon.AppendMarshal(p.arena, nilMapAsEmpty(s.Payload)); err != nil {
+		var err error
+		if one, err = canon.AppendMarshal(one[:0], nilMapAsEmpty(s.Payload)); err != nil {
 			return PlanPayloads{}, fmt.Errorf("artifact: encode step %d payload: %w", i, err)
 		}
-		p.ends[i] = len(p.arena)
-	}
-	if cap(p.arena)-len(p.arena) > len(p.arena)/8 {
-		p.arena = slices.Clone(p.arena) // let go of the doubling's spare room
+		p.add(i, one)
 	}
 	return p, nil
 }
 
+// AppendStep adds a step of the given type whose payload is held as its
+// canonical bytes alone: the step p keeps has no map, so that a plan
+// compiled this way never holds a map per step (at a million steps, a
+// gigabyte of fresh memory touched and let go). The error is canon's, and
+// nothing is added then.
+func (p *PlanPayloads) AppendStep(stepType string, payload map[string]any) error {
+	var err error
+	if p.scratch, err = canon.AppendMarshal(p.scratch[:0], nilMapAsEmpty(payload)); err != nil {
+		return err
+	}
+	p.steps = append(p.steps, PlanStep{StepType: stepType})
+	p.at = append(p.at, 0)
+	p.add(len(p.steps)-1, p.scratch)
+	return nil
+}
+
+// Steps are the steps p holds payloads for; those added by AppendStep
+// have no payload map.
+func (p PlanPayloads) Steps() []PlanStep { return p.steps }
+
+// JoinPayloads returns the steps and payloads of parts one after another.
+func JoinPayloads(parts ...PlanPayloads) PlanPayloads {
+	var out PlanPayloads
+	for _, part := range parts {
+		base := uint64(len(out.chunks)) << atShift
+		out.steps = append(out.steps, part.steps...)
+		for _, at := range part.at {
+			out.at = append(out.at, at+base)
+		}
+		out.chunks = append(out.chunks, part.chunks...)
+	}
+	return out
+}
+
+// add places payload i's bytes b at the end of the last chunk, or in a new
+// one when they do not fit.
+func (p *PlanPayloads) add(i int, b []byte) {
+	last := len(p.chunks) - 1
+	if last < 0 || len(p.chunks[last])+len(b) > cap(p.chunks[last]) {
+		p.chunks = append(p.chunks, make([]byte, 0, max(payloadChunk, len(b))))
+		last++
+	}
+	p.chunks[last] = append(p.chunks[last], b...)
+	p.at[i] = uint64(last)<<atShift | uint64(len(p.chunks[last]))
+}
+
 // bytes are step i's payload's canonical bytes.
 func (p PlanPayloads) bytes(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = p.ends[i-1]
+	chunk, end := p.at[i]>>atShift, p.at[i]&(1<<atShift-1)
+	start := uint64(0)
+	if i > 0 && p.at[i-1]>>atShift == chunk {
+		start = p.at[i-1] & (1<<atShift - 1)
 	}
-	return p.arena[start:p.ends[i]:p.ends[i]]
+	return p.chunks[chunk][start:end:end]
 }
 
 // Payload decodes step i's payload back from its canonical bytes, for a
-// holder of a large plan that keeps only the bytes (see DropMaps).
+// holder of a large plan that keeps only the bytes (see AppendStep).
 func (p PlanPayloads) Payload(i int) (map[string]any, error) {
 	if m, ok := stringsObject(p.bytes(i)); ok {
 		return m, nil
@@ -86,16 +144,6 @@ func stringsObject(b []byte) (map[string]any, bool) {
 	return m, ok && l.End()
 }
 
-// DropMaps lets go of the payload maps of the steps p was encoded from, so
-// that a large plan is held once, as bytes; the writers then take every
-// payload from the bytes, and Payload gives a step's map back when it is
-// needed.
-func (p PlanPayloads) DropMaps() {
-	for i := range p.steps {
-		p.steps[i].Payload = nil
-	}
-}
-
 // nilMapAsEmpty lets a nil payload encode as {}, as it does inside a struct.
 func nilMapAsEmpty(m map[string]any) any {
 	if m == nil {
@@ -106,7 +154,7 @@ func nilMapAsEmpty(m map[string]any) any {
 
 // of returns the canonical bytes of payload m found at step i: the stored
 // bytes when m is that very step's payload (the run shim hands the plan's
-// own map on; after DropMaps both are nil), else m encoded afresh, so a
+// own map on; for a step added by AppendStep both are nil), else m encoded afresh, so a
 // caller that built its results some other way still gets the right bytes.
 func (p PlanPayloads) of(i int, m map[string]any) ([]byte, error) {
 	if i < len(p.steps) && sameMap(p.steps[i].Payload, m) {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"formation/canon"
@@ -179,4 +180,66 @@ func FuzzStringsObject(f *testing.F) {
 			t.Fatalf("%q: read as %#v, Unmarshal gives %#v", data, got, want)
 		}
 	})
+}
+
+// TestPayloadsSpanChunks holds each payload's bytes to its encoding for a
+// plan whose payloads fill several chunks, with one payload larger than a
+// chunk and nil payloads among them, whether encoded at once or step by
+// step in parts then joined; and the digest over the bytes to PlanDigest.
+func TestPayloadsSpanChunks(t *testing.T) {
+	var steps []PlanStep
+	for i := range 9000 {
+		payload := map[string]any{"utterance": strings.Repeat("word ", i%97), "head": strconv.Itoa(i)}
+		switch {
+		case i == 4500:
+			payload["tail"] = strings.Repeat("λ", payloadChunk) // past a chunk on its own
+		case i%1000 == 7:
+			payload = nil
+		}
+		steps = append(steps, PlanStep{StepType: StepWalk, Payload: payload})
+	}
+	payloads, err := EncodePayloads(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(payloads.chunks) < 4 {
+		t.Fatalf("the payloads took %d chunks; the test needs several", len(payloads.chunks))
+	}
+	for i, s := range steps {
+		want, err := canon.Marshal(nilMapAsEmpty(s.Payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := payloads.bytes(i); !bytes.Equal(got, want) {
+			t.Fatalf("step %d: bytes %.80q, want %.80q", i, got, want)
+		}
+	}
+
+	// The same steps added one by one in three parts, then joined.
+	var parts [3]PlanPayloads
+	for i, s := range steps {
+		part := min(i/3000, 2)
+		if err := parts[part].AppendStep(s.StepType, s.Payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	joined := JoinPayloads(parts[:]...)
+	if len(joined.Steps()) != len(steps) {
+		t.Fatalf("joined %d steps of %d", len(joined.Steps()), len(steps))
+	}
+	for i, s := range joined.Steps() {
+		if s.Payload != nil || s.StepType != steps[i].StepType || !bytes.Equal(joined.bytes(i), payloads.bytes(i)) {
+			t.Fatalf("joined step %d: %v, bytes %.80q, want %.80q", i, s, joined.bytes(i), payloads.bytes(i))
+		}
+	}
+	want, err := PlanDigest("course.x", strings.Repeat("c", 64), steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := joined.PlanDigest("course.x", strings.Repeat("c", 64)); err != nil || got != want {
+		t.Fatalf("PlanPayloads.PlanDigest = %s, %v; PlanDigest gives %s", got, err, want)
+	}
+	if err := joined.AppendStep("x", map[string]any{"f": 1.5}); err == nil || len(joined.Steps()) != len(steps) {
+		t.Fatalf("AppendStep took a float (%v) or kept a step", err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	rtrace "runtime/trace"
 	"strconv"
 	"strings"
@@ -278,15 +279,21 @@ func benchStages(b *testing.B, f fixture) time.Duration {
 	gc0 := gcFigures()
 	start, cpu0 := time.Now(), testutil.ProcessCPU()
 	for i, st := range stages {
-		t0, c0 := time.Now(), testutil.ProcessCPU()
-		reg := rtrace.StartRegion(ctx, "stage:"+names[i])
-		_, err := st(ctx, microSubject)
-		reg.End()
+		t0, c0, f0 := time.Now(), testutil.ProcessCPU(), testutil.MinorFaults()
+		var err error
+		// The label lets a profile of the benchmark be cut by stage
+		// (pprof -tagfocus stage=run); the region does the same for a trace.
+		pprof.Do(ctx, pprof.Labels("stage", names[i]), func(ctx context.Context) {
+			reg := rtrace.StartRegion(ctx, "stage:"+names[i])
+			_, err = st(ctx, microSubject)
+			reg.End()
+		})
 		if err != nil {
 			b.Fatalf("%s: %v", names[i], err)
 		}
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
 		b.ReportMetric((testutil.ProcessCPU() - c0).Seconds(), names[i]+"_cpu_s")
+		b.ReportMetric(float64(testutil.MinorFaults()-f0), names[i]+"_faults")
 	}
 	total := time.Since(start)
 	b.ReportMetric(total.Seconds(), "total_s")

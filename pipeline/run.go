@@ -133,6 +133,10 @@ type CourseInputs struct {
 	// index is the set's runtime index, when loadCourseWith built it in
 	// place of VTS (compileIndexing); nil when it did not.
 	index *setIndex
+	// payloads are the plan's payloads as canonical bytes, when
+	// loadCourseWith compiled for the run stage; Plan's steps then have no
+	// payload maps.
+	payloads artifact.PlanPayloads
 }
 
 // setIndex is a set's runtime index (run.NewIndex), or the runtime's
@@ -154,22 +158,17 @@ func (p *Pipeline) LoadCourse(ctx context.Context, subject, courseDigest string)
 // YAML), and reading the set at the same time added its 90 MB to that
 // peak. A faulty set is still reported before a faulty YAML.
 func (p *Pipeline) loadCourse(ctx context.Context, spec stage.Spec, courseDigest string) (CourseInputs, error) {
-	return p.loadCourseWith(ctx, spec, courseDigest, nil, false)
+	return p.loadCourseWith(ctx, spec, courseDigest, false, false)
 }
 
-// loadCourseWith is loadCourse that also runs alongside (when not nil) on
-// the compiled plan while the set is read and checked: the run stage
-// encodes the plan's payloads then, which it did after the set was in,
-// one CPU idle (at 10,000 relations each is a few hundredths of a second
-// before the first turn). Both hold what they held one after the other,
-// since the plan and the set were alive together then too. A faulty set is
-// still reported first, then a faulty YAML, then alongside's error;
-// alongside does not run on a plan that did not compile.
+// loadCourseWith is loadCourse that, with encode, compiles the plan for
+// the run stage: its payloads are held as canonical bytes in in.payloads,
+// and its steps have none (compile.CompileEncoded).
 //
 // With index, a course whose YAML is small (indexBesideMax) has its set
 // read, checked and indexed for the runtime beside the compilation
 // (compileIndexing), and in.index holds the index in place of in.VTS.
-func (p *Pipeline) loadCourseWith(ctx context.Context, spec stage.Spec, courseDigest string, alongside func(*CourseInputs) error, index bool) (CourseInputs, error) {
+func (p *Pipeline) loadCourseWith(ctx context.Context, spec stage.Spec, courseDigest string, encode, index bool) (CourseInputs, error) {
 	course, err := stage.Load[artifact.Course](ctx, p.Env, spec, courseDigest)
 	if err != nil {
 		return CourseInputs{}, err
@@ -177,33 +176,15 @@ func (p *Pipeline) loadCourseWith(ctx context.Context, spec stage.Spec, courseDi
 	in := CourseInputs{Course: course, CourseObject: courseDigest}
 	yaml, compileErr := stage.LoadBytes(ctx, p.Env, spec, course.CourseSHA256)
 	if index && compileErr == nil && len(yaml) <= p.indexBesideMax() {
-		return p.compileIndexing(ctx, spec, in, yaml, alongside)
+		return p.compileIndexing(ctx, spec, in, yaml, encode)
 	}
 	if compileErr == nil {
-		compileErr = compileYAML(&in, yaml)
+		compileErr = compileYAML(&in, yaml, encode)
 	}
-	if alongside == nil || compileErr != nil {
-		if in.VTS, err = p.loadSet(ctx, spec, course); err != nil {
-			return CourseInputs{}, err
-		}
-		return in, compileErr
+	if in.VTS, err = p.loadSet(ctx, spec, course); err != nil {
+		return CourseInputs{}, err
 	}
-	type setLoad struct {
-		vts artifact.ValidatedTripleSet
-		err error
-	}
-	read := make(chan setLoad, 1)
-	go func() {
-		vts, err := p.loadSet(ctx, spec, course)
-		read <- setLoad{vts, err}
-	}()
-	sideErr := alongside(&in)
-	set := <-read
-	if set.err != nil {
-		return CourseInputs{}, set.err
-	}
-	in.VTS = set.vts
-	return in, sideErr
+	return in, compileErr
 }
 
 // indexBesideMax is the largest course YAML, in bytes, whose set the run
@@ -233,7 +214,7 @@ func (p *Pipeline) indexBesideMax() int {
 // are audited after the YAML's, as they were (readSet audits nothing). A
 // set the runtime does not index is kept in in.index, for the driver to
 // refuse where DrivePlan refused it.
-func (p *Pipeline) compileIndexing(ctx context.Context, spec stage.Spec, in CourseInputs, yaml []byte, alongside func(*CourseInputs) error) (CourseInputs, error) {
+func (p *Pipeline) compileIndexing(ctx context.Context, spec stage.Spec, in CourseInputs, yaml []byte, encode bool) (CourseInputs, error) {
 	type indexed struct {
 		set   setRead
 		index setIndex
@@ -248,10 +229,7 @@ func (p *Pipeline) compileIndexing(ctx context.Context, spec stage.Spec, in Cour
 		}
 		done <- indexed{r, ix}
 	}()
-	err := compileYAML(&in, yaml)
-	if err == nil && alongside != nil {
-		err = alongside(&in)
-	}
+	err := compileYAML(&in, yaml, encode)
 	got := <-done
 	if _, serr := got.set.take(ctx, p.Env, spec, in.Course); serr != nil {
 		return CourseInputs{}, serr
@@ -269,12 +247,19 @@ func (p *Pipeline) compileCourse(ctx context.Context, spec stage.Spec, in *Cours
 	if err != nil {
 		return err
 	}
-	return compileYAML(in, yaml)
+	return compileYAML(in, yaml, false)
 }
 
-// compileYAML compiles the course's plan from its YAML into in.
-func compileYAML(in *CourseInputs, yaml []byte) error {
-	plan, err := compile.Compile(in.Course, yaml)
+// compileYAML compiles the course's plan from its YAML into in, with
+// encode its payloads as bytes into in.payloads (compile.CompileEncoded).
+func compileYAML(in *CourseInputs, yaml []byte, encode bool) error {
+	var plan artifact.FormationPlan
+	var err error
+	if encode {
+		plan, in.payloads, err = compile.CompileEncoded(in.Course, yaml)
+	} else {
+		plan, err = compile.Compile(in.Course, yaml)
+	}
 	if err != nil {
 		return &stage.Halt{Code: exitcode.Rejected, Reason: "compile_failed", Detail: err.Error()}
 	}
@@ -380,18 +365,13 @@ type ranCourse struct {
 // runCore drives the course and returns the record and the steps the first
 // pass found unreachable by a user.
 func (p *Pipeline) runCore(ctx context.Context, spec stage.Spec, courseDigest string, loaded *packs.Loaded, drive passDriver) (ranCourse, error) {
-	var payloads artifact.PlanPayloads
-	in, err := p.loadCourseWith(ctx, spec, courseDigest, func(in *CourseInputs) error {
-		var err error
-		payloads, err = artifact.EncodePayloads(in.Plan.Steps)
-		return err
-	}, drive.indexed)
+	in, err := p.loadCourseWith(ctx, spec, courseDigest, true, drive.indexed)
 	if err != nil {
 		return ranCourse{}, err
 	}
-	// From here the plan is held once, as its payloads' bytes: the maps of
-	// a large plan take as much memory again.
-	payloads.DropMaps()
+	// The plan is held once, as its payloads' bytes: the maps of a large
+	// plan took as much memory again.
+	payloads := in.payloads
 	// The plan is stored while the first steps run (and, for a course too
 	// large to index beside the compilation, while the runtime's knowledge
 	// is built): nothing in the passes waits for it, and at 10,000

@@ -83,7 +83,7 @@ type Runner struct {
 	// OnStep, when not nil, is called after each step taken, in step order.
 	OnStep func()
 	// Payloads, when not nil, hold the plan's step payloads as canonical
-	// bytes, the steps themselves none (artifact.PlanPayloads.DropMaps):
+	// bytes, the steps themselves none (compile.CompileEncoded):
 	// each worker decodes the payload of the step it takes.
 	Payloads *artifact.PlanPayloads
 }

@@ -107,12 +107,11 @@ func (s *Session) Observe(hint StepHint, r ChatResponse) Observation {
 // hash and none is empty, and its versor condition is that of the session's
 // committed state.
 func (s *Session) ReplayObservation(prior []string) (Observation, error) {
-	list := append([]string{}, prior...)
-	h, err := trace.Digest(list)
+	h, err := trace.DigestStrings(prior)
 	if err != nil {
 		return Observation{}, fmt.Errorf("runtime: replay assertion: %w", err)
 	}
-	prov := len(list) > 0 && !slices.Contains(list, "")
+	prov := len(prior) > 0 && !slices.Contains(prior, "")
 	return Observation{TraceHash: h, VersorCondition: s.Condition(), Accepted: true, HasProvenance: prov}, nil
 }
 

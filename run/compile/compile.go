@@ -17,26 +17,51 @@ import (
 // ones the Course names (their SHA-256 is course.CourseSHA256) and must agree
 // with its course_id, template and bundle digest.
 func Compile(course artifact.Course, yamlBytes []byte) (artifact.FormationPlan, error) {
+	plan, _, err := compile(course, yamlBytes, newPlan())
+	return plan, err
+}
+
+// CompileEncoded is Compile for a holder of the plan's payloads as bytes
+// (the run stage): the plan is the same, digest included, but its steps
+// have no payload maps; payloads holds each step's canonical payload
+// bytes. A large course's plan is then never held as a map per step (at a
+// million steps, a gigabyte of fresh memory touched and let go).
+func CompileEncoded(course artifact.Course, yamlBytes []byte) (artifact.FormationPlan, artifact.PlanPayloads, error) {
+	return compile(course, yamlBytes, newEncodingPlan())
+}
+
+func compile(course artifact.Course, yamlBytes []byte, p *plan) (artifact.FormationPlan, artifact.PlanPayloads, error) {
+	fail := func(err error) (artifact.FormationPlan, artifact.PlanPayloads, error) {
+		return artifact.FormationPlan{}, artifact.PlanPayloads{}, err
+	}
 	sum := sha256.Sum256(yamlBytes)
 	if got := hex.EncodeToString(sum[:]); got != course.CourseSHA256 {
-		return artifact.FormationPlan{}, errorf(KindCourseDigest, "", "the YAML hashes to %s, the course names %s", got, course.CourseSHA256)
+		return fail(errorf(KindCourseDigest, "", "the YAML hashes to %s, the course names %s", got, course.CourseSHA256))
 	}
 	body, err := parse(yamlBytes)
 	if err != nil {
-		return artifact.FormationPlan{}, err
+		return fail(err)
 	}
 	t, err := header(body, course)
 	if err != nil {
-		return artifact.FormationPlan{}, err
+		return fail(err)
 	}
-	p := newPlan()
 	if err := t.compile(body, p); err != nil {
-		return artifact.FormationPlan{}, err
+		return fail(err)
 	}
-	steps := p.steps()
-	digest, err := artifact.PlanDigest(course.CourseID, course.CourseSHA256, steps)
+	if p.encodeErr != nil {
+		// What PlanDigest would have refused, as Compile refuses it.
+		return fail(&Error{Kind: KindPlanDigest, Msg: p.encodeErr.Error()})
+	}
+	steps, payloads := p.steps()
+	var digest string
+	if p.encoded != nil {
+		digest, err = payloads.PlanDigest(course.CourseID, course.CourseSHA256)
+	} else {
+		digest, err = artifact.PlanDigest(course.CourseID, course.CourseSHA256, steps)
+	}
 	if err != nil {
-		return artifact.FormationPlan{}, &Error{Kind: KindPlanDigest, Msg: err.Error()}
+		return fail(&Error{Kind: KindPlanDigest, Msg: err.Error()})
 	}
 	return artifact.FormationPlan{
 		CourseID:      course.CourseID,
@@ -44,7 +69,7 @@ func Compile(course artifact.Course, yamlBytes []byte) (artifact.FormationPlan, 
 		Steps:         steps,
 		PlanSHA256:    digest,
 		SchemaVersion: artifact.SchemaVersion,
-	}, nil
+	}, payloads, nil
 }
 
 // parse reads exactly one YAML document holding a mapping. The compose

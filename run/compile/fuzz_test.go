@@ -42,6 +42,7 @@ func headerGuess(data []byte) artifact.Course {
 func FuzzCompile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		course := withBytes(headerGuess(data), data)
+		sameAsCompile(t, course, data)
 		plan, err := compile.Compile(course, data)
 		if err != nil {
 			var ce *compile.Error

@@ -36,10 +36,25 @@ func (t triple) payload(utterance string) map[string]any {
 	return map[string]any{"head": t.head, "relation": t.relation, "tail": t.tail, "utterance": utterance}
 }
 
+// The blocks of a plan, in the order its steps run.
+const (
+	seedsBlock = iota
+	introducedBlock
+	walksBlock
+	probesBlock
+	replayBlock
+	blockCount
+)
+
 // plan collects steps per block and remembers which relations were
 // introduced and which were walked.
 type plan struct {
-	seeds, introduced, walks, probes, replay []artifact.PlanStep
+	blocks [blockCount][]artifact.PlanStep
+	// encoded, for a plan compiled for the run stage (newEncodingPlan),
+	// holds each block's steps with their payloads as canonical bytes, in
+	// place of blocks; encodeErr is the first payload canon refused.
+	encoded   *[blockCount]artifact.PlanPayloads
+	encodeErr error
 
 	relations []triple       // introduced, in order
 	first     map[triple]int // each introduced relation's first position in relations
@@ -50,6 +65,23 @@ func newPlan() *plan {
 	return &plan{first: map[triple]int{}}
 }
 
+// newEncodingPlan is a plan that keeps its payloads as canonical bytes only.
+func newEncodingPlan() *plan {
+	p := newPlan()
+	p.encoded = new([blockCount]artifact.PlanPayloads)
+	return p
+}
+
+// add appends a step to block b.
+func (p *plan) add(b int, stepType string, payload map[string]any) {
+	switch {
+	case p.encoded == nil:
+		p.blocks[b] = append(p.blocks[b], artifact.PlanStep{StepType: stepType, Payload: payload})
+	case p.encodeErr == nil:
+		p.encodeErr = p.encoded[b].AppendStep(stepType, payload)
+	}
+}
+
 // reserve makes room for n more introduced relations, so a large course
 // does not grow the index and the blocks step by step.
 func (p *plan) reserve(n int) {
@@ -58,8 +90,10 @@ func (p *plan) reserve(n int) {
 	}
 	p.relations = slices.Grow(p.relations, n)
 	p.walked = slices.Grow(p.walked, n)
-	p.introduced = slices.Grow(p.introduced, n)
-	p.walks = slices.Grow(p.walks, n)
+	if p.encoded == nil {
+		p.blocks[introducedBlock] = slices.Grow(p.blocks[introducedBlock], n)
+		p.blocks[walksBlock] = slices.Grow(p.blocks[walksBlock], n)
+	}
 }
 
 // has reports whether t was introduced.
@@ -68,13 +102,22 @@ func (p *plan) has(t triple) bool {
 	return ok
 }
 
-func (p *plan) steps() []artifact.PlanStep {
-	n := len(p.seeds) + len(p.introduced) + len(p.walks) + len(p.probes) + len(p.replay)
-	out := make([]artifact.PlanStep, 0, n)
-	for _, block := range [][]artifact.PlanStep{p.seeds, p.introduced, p.walks, p.probes, p.replay} {
-		out = append(out, block...)
+// steps are the plan's steps, block after block; payloads holds them with
+// their payloads' bytes when the plan encodes.
+func (p *plan) steps() (steps []artifact.PlanStep, payloads artifact.PlanPayloads) {
+	if p.encoded != nil {
+		payloads = artifact.JoinPayloads(p.encoded[:]...)
+		return payloads.Steps(), payloads
 	}
-	return out
+	n := 0
+	for _, block := range p.blocks {
+		n += len(block)
+	}
+	steps = make([]artifact.PlanStep, 0, n)
+	for _, block := range p.blocks {
+		steps = append(steps, block...)
+	}
+	return steps, payloads
 }
 
 func (p *plan) seed(term, definition string, extra map[string]any) {
@@ -82,11 +125,11 @@ func (p *plan) seed(term, definition string, extra map[string]any) {
 	for k, v := range extra {
 		payload[k] = v
 	}
-	p.seeds = append(p.seeds, artifact.PlanStep{StepType: artifact.StepSeedConcept, Payload: payload})
+	p.add(seedsBlock, artifact.StepSeedConcept, payload)
 }
 
 func (p *plan) introduce(t triple) {
-	p.introduced = append(p.introduced, artifact.PlanStep{StepType: artifact.StepIntroduceRelation, Payload: t.payload(t.claim())})
+	p.add(introducedBlock, artifact.StepIntroduceRelation, t.payload(t.claim()))
 	_, repeated := p.first[t]
 	if !repeated {
 		p.first[t] = len(p.relations)
@@ -115,7 +158,7 @@ func (p *plan) appendWalk(t triple, extra map[string]any) {
 	for k, v := range extra {
 		payload[k] = v
 	}
-	p.walks = append(p.walks, artifact.PlanStep{StepType: artifact.StepWalk, Payload: payload})
+	p.add(walksBlock, artifact.StepWalk, payload)
 }
 
 // walkTheRest walks, on its own, every introduced relation no walk visited.
@@ -131,12 +174,11 @@ func (p *plan) walkTheRest() {
 func (p *plan) falseClaim(id string, t triple) {
 	payload := map[string]any{"head": t.head, "relation": t.relation, "tail": t.tail,
 		"kind": KindFalseClaim, "probe_id": id, "utterance": t.claim()}
-	p.probes = append(p.probes, artifact.PlanStep{StepType: artifact.StepAdversarialProbe, Payload: payload})
+	p.add(probesBlock, artifact.StepAdversarialProbe, payload)
 }
 
 func (p *plan) promptProbe(id, prompt string) {
-	p.probes = append(p.probes, artifact.PlanStep{StepType: artifact.StepAdversarialProbe,
-		Payload: map[string]any{"kind": KindIdentityOverride, "probe_id": id, "utterance": prompt}})
+	p.add(probesBlock, artifact.StepAdversarialProbe, map[string]any{"kind": KindIdentityOverride, "probe_id": id, "utterance": prompt})
 }
 
 func (p *plan) replayGates(gates []string) {
@@ -144,7 +186,7 @@ func (p *plan) replayGates(gates []string) {
 	for i, g := range gates {
 		list[i] = g
 	}
-	p.replay = append(p.replay, artifact.PlanStep{StepType: artifact.StepReplayAssertion, Payload: map[string]any{"gates": list}})
+	p.add(replayBlock, artifact.StepReplayAssertion, map[string]any{"gates": list})
 }
 
 // joinIDs names a probe taken from a step of a walk: "walk_0003.0".

@@ -161,3 +161,26 @@ func TestTraceHashFoldsTeachingStatusOnlyWhenSet(t *testing.T) {
 		t.Fatal("the teaching status is not folded")
 	}
 }
+
+// TestDigestStringsIsDigest holds the streamed digest of a list to the
+// digest of its whole encoding, across the writer's flushes and for
+// strings that need escapes; invalid UTF-8 is refused by both.
+func TestDigestStringsIsDigest(t *testing.T) {
+	long := make([]string, 5000) // about 330 KB encoded: ten flushes
+	for i := range long {
+		long[i] = strings.Repeat(string(rune('a'+i%26)), 64)
+	}
+	long[1234] = "quote \" backslash \\ newline \n tab \t λ \u2028"
+	for _, list := range [][]string{nil, {}, {""}, {"a", "", "b"}, long, append(long, strings.Repeat("é", 20000))} {
+		want, err := Digest(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := DigestStrings(list); err != nil || got != want {
+			t.Errorf("DigestStrings of %d strings = %s, %v; want %s", len(list), got, err, want)
+		}
+	}
+	if _, err := DigestStrings([]string{"ok", "\xff"}); err == nil {
+		t.Error("DigestStrings took invalid UTF-8")
+	}
+}
