@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"strings"
 
 	"formation/runtime/epistemic"
 )
@@ -57,14 +58,17 @@ type Key struct {
 	Tail     string `json:"tail"`
 }
 
-func (k Key) less(o Key) bool {
-	if k.Head != o.Head {
-		return k.Head < o.Head
+func (k Key) less(o Key) bool { return k.compare(o) < 0 }
+
+// compare orders keys by head, then relation, then tail.
+func (k Key) compare(o Key) int {
+	if c := strings.Compare(k.Head, o.Head); c != 0 {
+		return c
 	}
-	if k.Relation != o.Relation {
-		return k.Relation < o.Relation
+	if c := strings.Compare(k.Relation, o.Relation); c != 0 {
+		return c
 	}
-	return k.Tail < o.Tail
+	return strings.Compare(k.Tail, o.Tail)
 }
 
 func (k Key) String() string { return fmt.Sprintf("(%s, %s, %s)", k.Head, k.Relation, k.Tail) }

@@ -25,8 +25,14 @@ func LoadKnowledgeVTS(data []byte) (*Knowledge, error) {
 // A quarantined record inside the relations, concepts or counters lists is a
 // malformed set and is refused.
 func FromVTS(sets ...artifact.ValidatedTripleSet) (*Knowledge, error) {
-	var concepts []Concept
-	var triples, counters []Triple
+	// Sized at once: grown record by record, a large set's records were
+	// copied over and over (at 506,734 relations, 80 MB).
+	nc, nt, nk := 0, 0, 0
+	for _, vts := range sets {
+		nc, nt, nk = nc+len(vts.Concepts), nt+len(vts.Relations), nk+len(vts.Counters)
+	}
+	concepts := make([]Concept, 0, nc)
+	triples, counters := make([]Triple, 0, nt), make([]Triple, 0, nk)
 	var declared []string
 	for _, vts := range sets {
 		declared = append(declared, vts.DeclaredRelations...)
