@@ -69,6 +69,50 @@ func (p *PlanPayloads) AppendStep(stepType string, payload map[string]any) error
 	return nil
 }
 
+// AppendStringStep is AppendStep for a payload whose values are all
+// strings, given as key, value pairs with the keys in increasing byte
+// order, plain ASCII and distinct (the compiler's own keys): its bytes are
+// written as canon writes that object, without building the map. A key out
+// of order or an odd list is refused, and nothing is added then.
+func (p *PlanPayloads) AppendStringStep(stepType string, pairs ...string) error {
+	if len(pairs)%2 != 0 {
+		return fmt.Errorf("artifact: payload of step %d: %d strings are not key, value pairs", len(p.steps), len(pairs))
+	}
+	b := append(p.scratch[:0], '{')
+	for i := 0; i < len(pairs); i += 2 {
+		key, value := pairs[i], pairs[i+1]
+		if i > 0 && key <= pairs[i-2] || !plainKey(key) {
+			return fmt.Errorf("artifact: payload of step %d: key %q is not a plain key after %q", len(p.steps), key, pairs[max(i-2, 0)])
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), key...), '"', ':')
+		var err error
+		if b, err = canon.AppendString(b, value); err != nil {
+			p.scratch = b
+			return err
+		}
+	}
+	p.scratch = append(b, '}')
+	p.steps = append(p.steps, PlanStep{StepType: stepType})
+	p.at = append(p.at, 0)
+	p.add(len(p.steps)-1, p.scratch)
+	return nil
+}
+
+// plainKey reports whether k is a non-empty run of lowercase ASCII
+// letters, digits and underscores: a key canon writes as it is, and whose
+// byte order is canon's order of keys.
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return k != ""
+}
+
 // Steps are the steps p holds payloads for; those added by AppendStep
 // have no payload map.
 func (p PlanPayloads) Steps() []PlanStep { return p.steps }

@@ -243,3 +243,40 @@ func TestPayloadsSpanChunks(t *testing.T) {
 		t.Fatalf("AppendStep took a float (%v) or kept a step", err)
 	}
 }
+
+// TestAppendStringStepIsAppendStep holds a payload written from key, value
+// pairs to the same payload encoded from its map, for values that need
+// escapes, and refuses keys out of order, repeated or not plain, an odd
+// list and invalid UTF-8, adding nothing then.
+func TestAppendStringStepIsAppendStep(t *testing.T) {
+	values := []string{"", "plain", "quote\"d", "back\\slash", "new\nline", "ctl\x01", "é ü ß", "日本", "\u2028", "<>&"}
+	var byPairs, byMap PlanPayloads
+	for i, v := range values {
+		w := values[(i+3)%len(values)]
+		if err := byPairs.AppendStringStep(StepWalk, "head", v, "relation", "is_a", "tail", w, "utterance", v+w); err != nil {
+			t.Fatal(err)
+		}
+		if err := byMap.AppendStep(StepWalk, map[string]any{"utterance": v + w, "tail": w, "head": v, "relation": "is_a"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := byPairs.AppendStringStep(StepReplayAssertion); err != nil {
+		t.Fatal(err)
+	}
+	if err := byMap.AppendStep(StepReplayAssertion, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range byMap.Steps() {
+		if !bytes.Equal(byPairs.bytes(i), byMap.bytes(i)) || byPairs.Steps()[i].StepType != byMap.Steps()[i].StepType {
+			t.Fatalf("step %d: %q, from the map %q", i, byPairs.bytes(i), byMap.bytes(i))
+		}
+	}
+	for _, bad := range [][]string{{"tail", "x", "head", "y"}, {"head", "x", "head", "y"}, {"Head", "x"}, {"", "x"}, {"head"}, {"head", "\xff"}} {
+		if err := byPairs.AppendStringStep(StepWalk, bad...); err == nil {
+			t.Errorf("AppendStringStep took %q", bad)
+		}
+	}
+	if len(byPairs.Steps()) != len(byMap.Steps()) {
+		t.Fatalf("a refused payload added a step: %d steps, want %d", len(byPairs.Steps()), len(byMap.Steps()))
+	}
+}
