@@ -185,7 +185,7 @@ func (g *Gauge) result(pass int, res artifact.StepResult, asPlanned bool) error 
 	if res.StepType == artifact.StepWalk {
 		tr, ok := walkTriple(res.StepType, res.Payload)
 		if asPlanned {
-			tr, ok = g.plan.walks[i]
+			tr, ok = g.plan.walk(i)
 		}
 		if ok {
 			g.walk(p, tr)

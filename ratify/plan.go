@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"formation/artifact"
@@ -21,18 +22,25 @@ type Plan struct {
 	PlanSHA256    string
 	SchemaVersion string
 
-	types    []string // interned: a plan has a handful of step types
-	payloads []byte   // every step's canonical payload, one after another
-	ends     []int    // where step i's payload ends in payloads
+	types []string // interned: a plan has a handful of step types
+	// payloads holds every step's canonical payload, step i's at spans[i]:
+	// for a plan read in canonical form, the stored plan's own bytes, which
+	// hold them already (copied out one after another, a large plan's
+	// payloads were a buffer grown by doubling: at a million steps, 200 MB
+	// copied twice and as much fresh memory faulted in).
+	payloads []byte
+	spans    []span
 	// unhashable holds the steps whose payload cannot be encoded (a plan
 	// built in memory; never one that was read), digestErr the error
 	// artifact.PlanDigest gives for such a plan.
 	unhashable map[int]error
 	digestErr  error
-	// walks are the (head, relation, tail) of the walk steps whose payload
-	// holds three strings, by step: what G6 reads of a result whose payload
-	// is the plan's own.
-	walks map[int]artifact.Triple
+	// walkSteps are the walk steps whose payload holds three strings, in
+	// increasing order, walks their (head, relation, tail): what G6 reads
+	// of a result whose payload is the plan's own. Two slices searched by
+	// step, where a map held 500,000 entries for a large plan.
+	walkSteps []int
+	walks     []artifact.Triple
 	// nesting is the deepest nesting of any payload, its own object counted
 	// as 1: how deep a result holding the plan's payload nests.
 	nesting int
@@ -41,32 +49,46 @@ type Plan struct {
 // Len is the number of steps.
 func (p *Plan) Len() int { return len(p.types) }
 
+// span is where a step's payload lies in Plan.payloads.
+type span struct{ start, end int }
+
 func (p *Plan) step(i int) (typ string, payload []byte, err error) {
-	start := 0
-	if i > 0 {
-		start = p.ends[i-1]
+	sp := p.spans[i]
+	return p.types[i], p.payloads[sp.start:sp.end:sp.end], p.unhashable[i]
+}
+
+// walk is the (head, relation, tail) of step i, if it is a walk step whose
+// payload holds three strings.
+func (p *Plan) walk(i int) (artifact.Triple, bool) {
+	at, ok := slices.BinarySearch(p.walkSteps, i)
+	if !ok {
+		return artifact.Triple{}, false
 	}
-	return p.types[i], p.payloads[start:p.ends[i]], p.unhashable[i]
+	return p.walks[at], true
 }
 
 // add appends a step whose canonical payload nests nesting deep; walk is
 // the step's (head, relation, tail), if it is a walk step whose payload
 // holds three strings.
 func (p *Plan) add(typ string, payload []byte, nesting int, walk artifact.Triple, isWalk bool, interned map[string]string) {
+	start := len(p.payloads)
+	p.payloads = append(p.payloads, payload...)
+	p.addAt(typ, span{start, len(p.payloads)}, nesting, walk, isWalk, interned)
+}
+
+// addAt is add of a payload already in p.payloads, at sp.
+func (p *Plan) addAt(typ string, sp span, nesting int, walk artifact.Triple, isWalk bool, interned map[string]string) {
 	p.nesting = max(p.nesting, nesting)
 	if isWalk {
-		if p.walks == nil {
-			p.walks = map[int]artifact.Triple{}
-		}
-		p.walks[len(p.types)] = walk
+		p.walkSteps = append(p.walkSteps, len(p.types))
+		p.walks = append(p.walks, walk)
 	}
 	t, ok := interned[typ]
 	if !ok {
 		interned[typ], t = typ, typ
 	}
 	p.types = append(p.types, t)
-	p.payloads = append(p.payloads, payload...)
-	p.ends = append(p.ends, len(p.payloads))
+	p.spans = append(p.spans, sp)
 }
 
 // addDecoded is add of a decoded step whose payload encodes to b.
@@ -213,7 +235,7 @@ const depthStepPayload = 3
 // the same Plan. TestCanonicalPlanAgreesWithSteps and FuzzReadPlan hold it
 // to that.
 func readCanonicalPlan(data []byte) (Plan, bool) {
-	var p Plan
+	p := Plan{payloads: data}
 	interned := map[string]string{}
 	l := canon.NewLexer(data)
 	var seen fieldBits
@@ -243,7 +265,7 @@ func readCanonicalPlan(data []byte) (Plan, bool) {
 func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) bool {
 	var (
 		typ     string
-		payload []byte
+		payload span // in the plan's bytes, which p.payloads is
 		nesting int
 		seen    fieldBits
 	)
@@ -253,13 +275,11 @@ func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) boo
 			if !seen.first(0) {
 				return false
 			}
-			var (
-				ok      bool
-				deepest int
-			)
-			payload, deepest, ok = l.Canonical(depthStepPayload)
+			start := l.Offset()
+			raw, deepest, ok := l.Canonical(depthStepPayload)
+			payload = span{start, start + len(raw)}
 			nesting = deepest - depthStepPayload
-			return ok && payload[0] == '{' // canon.Assign puts only an object in a map
+			return ok && raw[0] == '{' // canon.Assign puts only an object in a map
 		case "step_type":
 			return seen.first(1) && lexString(l, &typ)
 		}
@@ -273,11 +293,11 @@ func (p *Plan) readCanonicalStep(l *canon.Lexer, interned map[string]string) boo
 		isWalk bool
 	)
 	if typ == artifact.StepWalk {
-		if walk, isWalk, ok = canonicalWalk(payload); !ok {
+		if walk, isWalk, ok = canonicalWalk(p.payloads[payload.start:payload.end]); !ok {
 			return false
 		}
 	}
-	p.add(typ, payload, nesting, walk, isWalk, interned)
+	p.addAt(typ, payload, nesting, walk, isWalk, interned)
 	return true
 }
 
