@@ -203,14 +203,15 @@ func (p *Pipeline) indexBesideMax() int {
 	return indexBesideMax
 }
 
-// compileIndexing compiles the course from yaml, then runs alongside,
-// while another goroutine reads, checks and indexes the course's set
+// compileIndexing compiles the course from yaml (with encode, its payloads
+// as bytes: compileYAML) while another goroutine reads, checks and indexes
+// the course's set
 // (run.NewIndex) for the runtime: building the index was a serial tenth of
 // a second at 10,000 relations, after all of that, with the other CPU
 // idle. in.VTS stays empty: nothing past the index needs the set.
 //
 // What is refused is refused as loadCourseWith refuses it: a faulty set
-// first, then a faulty YAML, then alongside's error, and the set's faults
+// first, then a faulty YAML, and the set's faults
 // are audited after the YAML's, as they were (readSet audits nothing). A
 // set the runtime does not index is kept in in.index, for the driver to
 // refuse where DrivePlan refused it.
