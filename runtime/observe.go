@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"formation/artifact"
+	"formation/canon"
 	"formation/runtime/epistemic"
 	"formation/runtime/parse"
 	"formation/runtime/text"
-	"formation/runtime/trace"
 )
 
 // Observation is what the run stage records for one plan step: the four
@@ -107,7 +107,11 @@ func (s *Session) Observe(hint StepHint, r ChatResponse) Observation {
 // hash and none is empty, and its versor condition is that of the session's
 // committed state.
 func (s *Session) ReplayObservation(prior []string) (Observation, error) {
-	h, err := trace.DigestStrings(prior)
+	// Streamed into the hash (canon.SHA256Hex), not built whole as
+	// trace.Digest builds a turn's small payload: a replay assertion binds
+	// every earlier step's hash, at a million steps a 70 MB encoding that
+	// the pass waited for (1.2 s a pass at 16 MiB of source).
+	h, err := canon.SHA256Hex(prior)
 	if err != nil {
 		return Observation{}, fmt.Errorf("runtime: replay assertion: %w", err)
 	}

@@ -143,36 +143,6 @@ func payloadSize(p *Payload) int {
 	return n
 }
 
-// DigestStrings is Digest(list) for a list of strings, with the canonical
-// bytes written into the hash a piece at a time instead of built whole: a
-// replay assertion binds every earlier step's trace hash, and at a million
-// steps the list's encoding was 70 MB, grown by doubling, that the pass
-// waited for with its other workers idle (1.2 s a pass at 16 MiB of
-// source).
-func DigestStrings(list []string) (string, error) {
-	h := sha256.New()
-	buf := make([]byte, 0, 32<<10)
-	buf = append(buf, '[')
-	for i, s := range list {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		var err error
-		if buf, err = canon.AppendString(buf, s); err != nil {
-			return "", fmt.Errorf("trace: digest item %d: %w", i, err)
-		}
-		if len(buf) >= 31<<10 {
-			h.Write(buf)
-			buf = buf[:0]
-		}
-	}
-	h.Write(append(buf, ']'))
-	var sum [sha256.Size]byte
-	var out [2 * sha256.Size]byte
-	hex.Encode(out[:], h.Sum(sum[:0]))
-	return string(out[:]), nil
-}
-
 // Digest is the lowercase hex SHA-256 of canon.Marshal(v) — the same value
 // as canon.SHA256Hex, computed in one shot: turn payloads are a few hundred
 // bytes, and the streaming hasher's 64 KiB chunk buffer would dominate the

@@ -162,11 +162,12 @@ func TestTraceHashFoldsTeachingStatusOnlyWhenSet(t *testing.T) {
 	}
 }
 
-// TestDigestStringsIsDigest holds the streamed digest of a list to the
-// digest of its whole encoding, across the writer's flushes and for
-// strings that need escapes; invalid UTF-8 is refused by both.
-func TestDigestStringsIsDigest(t *testing.T) {
-	long := make([]string, 5000) // about 330 KB encoded: ten flushes
+// TestStreamedListDigestIsDigest holds the streamed digest of a list of
+// strings (canon.SHA256Hex, which a replay assertion takes) to Digest's of
+// its whole encoding, across the hash pipe's chunks and for strings that
+// need escapes; invalid UTF-8 is refused by both.
+func TestStreamedListDigestIsDigest(t *testing.T) {
+	long := make([]string, 5000) // about 330 KB encoded: several chunks
 	for i := range long {
 		long[i] = strings.Repeat(string(rune('a'+i%26)), 64)
 	}
@@ -176,11 +177,11 @@ func TestDigestStringsIsDigest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := DigestStrings(list); err != nil || got != want {
-			t.Errorf("DigestStrings of %d strings = %s, %v; want %s", len(list), got, err, want)
+		if got, err := canon.SHA256Hex(list); err != nil || got != want {
+			t.Errorf("SHA256Hex of %d strings = %s, %v; want %s", len(list), got, err, want)
 		}
 	}
-	if _, err := DigestStrings([]string{"ok", "\xff"}); err == nil {
-		t.Error("DigestStrings took invalid UTF-8")
+	if _, err := canon.SHA256Hex([]string{"ok", "\xff"}); err == nil {
+		t.Error("SHA256Hex took invalid UTF-8")
 	}
 }
