@@ -41,14 +41,13 @@ const atShift = 40
 
 // EncodePayloads encodes each step's payload once.
 func EncodePayloads(steps []PlanStep) (PlanPayloads, error) {
-	p := PlanPayloads{steps: steps, at: make([]uint64, len(steps))}
-	var one []byte // the payload being encoded, then copied to its chunk
+	p := PlanPayloads{steps: steps, at: make([]uint64, 0, len(steps))}
 	for i, s := range steps {
 		var err error
-		if one, err = canon.AppendMarshal(one[:0], nilMapAsEmpty(s.Payload)); err != nil {
+		if p.scratch, err = canon.AppendMarshal(p.scratch[:0], nilMapAsEmpty(s.Payload)); err != nil {
 			return PlanPayloads{}, fmt.Errorf("artifact: encode step %d payload: %w", i, err)
 		}
-		p.add(i, one)
+		p.add(p.scratch)
 	}
 	return p, nil
 }
@@ -64,8 +63,7 @@ func (p *PlanPayloads) AppendStep(stepType string, payload map[string]any) error
 		return err
 	}
 	p.steps = append(p.steps, PlanStep{StepType: stepType})
-	p.at = append(p.at, 0)
-	p.add(len(p.steps)-1, p.scratch)
+	p.add(p.scratch)
 	return nil
 }
 
@@ -96,8 +94,7 @@ func (p *PlanPayloads) AppendStringStep(stepType string, pairs ...string) error 
 	}
 	p.scratch = append(b, '}')
 	p.steps = append(p.steps, PlanStep{StepType: stepType})
-	p.at = append(p.at, 0)
-	p.add(len(p.steps)-1, p.scratch)
+	p.add(p.scratch)
 	return nil
 }
 
@@ -131,16 +128,16 @@ func JoinPayloads(parts ...PlanPayloads) PlanPayloads {
 	return out
 }
 
-// add places payload i's bytes b at the end of the last chunk, or in a new
-// one when they do not fit.
-func (p *PlanPayloads) add(i int, b []byte) {
+// add places the next payload's bytes b at the end of the last chunk, or
+// in a new one when they do not fit.
+func (p *PlanPayloads) add(b []byte) {
 	last := len(p.chunks) - 1
 	if last < 0 || len(p.chunks[last])+len(b) > cap(p.chunks[last]) {
 		p.chunks = append(p.chunks, make([]byte, 0, max(payloadChunk, len(b))))
 		last++
 	}
 	p.chunks[last] = append(p.chunks[last], b...)
-	p.at[i] = uint64(last)<<atShift | uint64(len(p.chunks[last]))
+	p.at = append(p.at, uint64(last)<<atShift|uint64(len(p.chunks[last])))
 }
 
 // bytes are step i's payload's canonical bytes.

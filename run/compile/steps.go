@@ -121,15 +121,7 @@ func (p *plan) steps() (steps []artifact.PlanStep, payloads artifact.PlanPayload
 		payloads = artifact.JoinPayloads(p.encoded[:]...)
 		return payloads.Steps(), payloads
 	}
-	n := 0
-	for _, block := range p.blocks {
-		n += len(block)
-	}
-	steps = make([]artifact.PlanStep, 0, n)
-	for _, block := range p.blocks {
-		steps = append(steps, block...)
-	}
-	return steps, payloads
+	return slices.Concat(p.blocks[:]...), payloads
 }
 
 func (p *plan) seed(term, definition string, extra map[string]any) {
