@@ -99,7 +99,7 @@ func benchBackHalf(b *testing.B, n int) {
 		}
 		b.Logf("%d relations, jobs %d: %s output %s", n, f.p.Jobs, names[i], res.Output)
 		res.Bytes = nil
-		stage.ReleaseMemory() // between stages, as autorun does
+		stage.CollectBetweenStages() // between stages, as autorun does
 		b.ReportMetric(time.Since(t0).Seconds(), names[i]+"_s")
 		if mib := peakRSSMiB(); mib > 0 {
 			b.ReportMetric(float64(mib), names[i]+"_rss_hwm_MiB")

@@ -109,14 +109,15 @@ func smeltHalt(err error) error {
 // reads its input from the store, and keeping every output (the smelted
 // bundle, the validated set, the run record, each about as large as the
 // source or many times larger) until the end would hold them all through
-// the later stages; and between stages the memory a stage no longer uses
-// goes back to the system (stage.ReleaseMemory).
+// the later stages; and between stages the garbage a stage leaves is
+// collected, so that the next one reuses its memory
+// (stage.CollectBetweenStages).
 func (p *Pipeline) Autorun(ctx context.Context, subject string) ([]stage.Result, error) {
 	var done []stage.Result
 	for _, st := range []func(context.Context, string) (stage.Result, error){p.Mine, p.Smelt, p.Forge, p.Compose, p.Run, p.Ratify} {
 		res, err := st(ctx, subject)
 		res.Bytes = nil
-		stage.ReleaseMemory()
+		stage.CollectBetweenStages()
 		if res.Stage != "" {
 			done = append(done, res)
 		}
