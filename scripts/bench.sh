@@ -63,5 +63,5 @@ rm -rf "$base"
 echo "== autorun of a generated 10,000-relation subject, twice (the second must be all cache hits)"
 bash scripts/autorun-scale.sh 10000
 
-echo "== autorun of one Markdown source of distinct sentences at 1, 2, 4, 8 and 16 MiB (BENCH_SOURCE_MIB overrides)"
-bash scripts/source-scale.sh ${BENCH_SOURCE_MIB:-1 2 4 8 16}
+echo "== autorun of one Markdown source of distinct sentences at 1, 2, 4, 8 and 16 MiB (BENCH_SOURCE_MIB overrides), each ${BENCH_REPEAT:-3} times"
+REPEAT=${BENCH_REPEAT:-3} bash scripts/source-scale.sh ${BENCH_SOURCE_MIB:-1 2 4 8 16}
