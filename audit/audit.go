@@ -1,9 +1,10 @@
 // Package audit writes and reads Formation's append-only audit records: one
 // for every rejection, drop, halt and promotion.
 //
-// Records are canonical JSON. They are appended in batches, one create-only
-// ref per batch under audit/<subject>/<stage>/, named so that listing returns
-// them in time order; a batch is never rewritten. Before a record is written,
+// Records are canonical JSON. They are appended in batches (stored in one of
+// two forms, see DecodeBatch), one create-only ref per batch under
+// audit/<subject>/<stage>/, named so that listing returns them in time
+// order; a batch is never rewritten. Before a record is written,
 // every known secret value is replaced by "[redacted]", so credentials that
 // reach an error message never reach the store.
 package audit
@@ -17,7 +18,6 @@ import (
 	"time"
 
 	"formation/artifact"
-	"formation/canon"
 	"formation/internal/pipehash"
 )
 
@@ -81,12 +81,16 @@ func (w *Writer) Append(ctx context.Context, recs ...Record) error {
 		return r
 	}
 	first := record(0)
+	encode := appendRecords
 	size := batchSize(recs) + len(recs)*(len(artifact.SchemaVersion)+len(stamp)+len(w.CodeVersion))
+	if shares(recs) {
+		encode, size = appendShared, sharedSize(recs)+len(artifact.SchemaVersion)+len(stamp)+len(w.CodeVersion)
+	}
 	// The encoding is hashed as it grows (the encoding is canonical:
 	// hashing it is hashing the batch), on another goroutine once it is
 	// large, so that the hash of a large batch is done when its encoding is.
 	var h pipehash.SHA256
-	body, err := appendRecords(make([]byte, 0, size), len(recs), record, h.Add)
+	body, err := encode(make([]byte, 0, size), len(recs), record, h.Add)
 	if err != nil {
 		h.Stop()
 		return fmt.Errorf("audit: encode: %w", err)
@@ -174,8 +178,8 @@ func List(ctx context.Context, s RefStore, f Filter) ([]Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("audit: read %s: %w", name, err)
 		}
-		var batch []Record
-		if err := canon.Unmarshal(body, &batch); err != nil {
+		batch, err := DecodeBatch(body)
+		if err != nil {
 			return nil, fmt.Errorf("audit: decode %s: %w", name, err)
 		}
 		for _, r := range batch {

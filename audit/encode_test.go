@@ -78,7 +78,119 @@ func FuzzBatchEncoding(f *testing.F) {
 		if (err != nil) != (wantErr != nil) || (err == nil && !bytes.Equal(got, want)) {
 			t.Fatalf("direct %q (%v), canon %q (%v)", got, err, want, wantErr)
 		}
+		// The shared form of records that share (other's own fields
+		// only differ), and the records read back from it.
+		other = rec
+		other.Detail, other.Key, other.Kind, other.ReasonCode = rec.Key, rec.Detail, rec.ReasonCode, rec.Kind
+		sharing := []Record{rec, rec, other, rec}
+		checkShared(t, sharing)
 	})
+}
+
+// checkShared holds the shared form of recs (which share) to canon.Marshal
+// of it, error for error, and holds DecodeBatch of it to recs.
+func checkShared(t *testing.T, recs []Record) {
+	t.Helper()
+	at := func(i int) Record { return recs[i] }
+	want, wantErr := canon.Marshal(sharedOf(len(recs), at))
+	got, err := appendShared([]byte("prefix"), len(recs), at, nil)
+	if (err != nil) != (wantErr != nil) || (err != nil && err.Error() != wantErr.Error()) {
+		t.Fatalf("shared form: direct error %v, canon error %v", err, wantErr)
+	}
+	if err != nil {
+		if string(got) != "prefix" {
+			t.Fatalf("a failed shared encoding left %q", got)
+		}
+		return
+	}
+	if !bytes.Equal(got, append([]byte("prefix"), want...)) {
+		t.Fatalf("shared form:\ndirect %s\ncanon  %s", got, want)
+	}
+	back, err := DecodeBatch(want)
+	if err != nil {
+		t.Fatalf("decode the shared form: %v", err)
+	}
+	wantBack := slices.Clone(recs)
+	for i := range wantBack {
+		if wantBack[i].InputDigests == nil {
+			wantBack[i].InputDigests = []string{}
+		}
+	}
+	if !reflect.DeepEqual(back, wantBack) {
+		t.Fatalf("the shared form reads back as\n%+v\nnot\n%+v", back, wantBack)
+	}
+}
+
+// The shared form's direct encoding is canon.Marshal's, byte for byte, and
+// fails exactly where canon.Marshal does; it reads back as the records.
+func TestSharedEncodingIsCanon(t *testing.T) {
+	strs := []string{"", "forge", "note", "span_not_checked", "a \"quoted\" word\\", "tab\tline\nctrl\x01", "café 日本語 🙂", "bad\xffutf8", "\u2028"}
+	r := rand.New(rand.NewPCG(2, 8))
+	s := func() string { return strs[r.IntN(len(strs))] }
+	for range 3000 {
+		shared := Record{SchemaVersion: s(), Time: s(), Stage: s(), Subject: s(), CodeVersion: s()}
+		switch r.IntN(3) {
+		case 1:
+			shared.InputDigests = []string{}
+		case 2:
+			shared.InputDigests = []string{s(), s()}
+		}
+		recs := make([]Record, 1+r.IntN(4))
+		for j := range recs {
+			recs[j] = shared
+			recs[j].Kind, recs[j].ReasonCode, recs[j].Key, recs[j].Detail = s(), s(), s(), s()
+			if j > 0 && r.IntN(2) == 0 {
+				recs[j].Detail = recs[j-1].Detail
+			}
+		}
+		checkShared(t, recs)
+	}
+}
+
+// A batch takes the shared form exactly when its records agree on stage,
+// subject and input digests; a stored list of records (every batch before
+// the shared form) still reads.
+func TestBatchFormChosenAndBothRead(t *testing.T) {
+	in := []string{strings.Repeat("a", 64)}
+	base := Record{Stage: "forge", Subject: "micro", Kind: KindNote, ReasonCode: "span_not_checked", Key: "k", InputDigests: in}
+	for _, c := range []struct {
+		change func(*Record)
+		shared bool
+	}{
+		{func(*Record) {}, true},
+		{func(r *Record) { r.Key, r.Detail, r.Kind, r.ReasonCode = "k2", "d2", KindDrop, "duplicate_merged" }, true},
+		{func(r *Record) { r.Stage = "mine" }, false},
+		{func(r *Record) { r.Subject = "other" }, false},
+		{func(r *Record) { r.InputDigests = nil }, false},
+		{func(r *Record) { r.InputDigests = []string{strings.Repeat("b", 64)} }, false},
+	} {
+		second := base
+		second.InputDigests = slices.Clone(in)
+		c.change(&second)
+		var got capture
+		w := &Writer{Store: &got, Now: func() time.Time { return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) }, CodeVersion: "v1"}
+		if err := w.Append(context.Background(), base, second); err != nil {
+			t.Fatal(err)
+		}
+		if isShared := got.body[0] == '{'; isShared != c.shared {
+			t.Fatalf("records %+v and %+v: shared form %v, want %v", base, second, isShared, c.shared)
+		}
+		back, err := DecodeBatch(got.body)
+		if err != nil || len(back) != 2 || back[1].Key != second.Key || back[1].Stage != second.Stage ||
+			back[1].Subject != second.Subject || back[1].Time != "2026-12-02T00:00:00Z" || back[1].CodeVersion != "v1" {
+			t.Fatalf("read back %+v (%v)", back, err)
+		}
+	}
+	legacy := []byte(`[{"code_version":"v0","detail":"d","input_digests":[],"key":"k","kind":"drop","reason_code":"duplicate_merged","schema_version":"1.0.0","stage":"forge","subject":"optics","time":"2026-05-16T00:00:00Z"}]`)
+	back, err := DecodeBatch(legacy)
+	if err != nil || len(back) != 1 || back[0].ReasonCode != "duplicate_merged" || back[0].Subject != "optics" {
+		t.Fatalf("a list batch reads as %+v (%v)", back, err)
+	}
+	for _, bad := range []string{`{"records":[]}`, `{}`, `"x"`, `[{"kind":1}]`, ``} {
+		if _, err := DecodeBatch([]byte(bad)); err == nil {
+			t.Fatalf("DecodeBatch(%q) took it", bad)
+		}
+	}
 }
 
 // BenchmarkAppendBatch encodes forge's batch at 10,000 relations: a note
@@ -116,14 +228,19 @@ func (c *capture) SetRef(_ context.Context, name, _ string, value []byte) (strin
 
 // Append stamps and redacts each record on its way into the encoding and
 // hashes the encoding as it grows; the batch it writes is canon.Marshal of
-// the stamped, redacted copy Append used to build, and the batch's name
+// the stamped, redacted copy Append used to build (in the shared form when
+// the records share), and the batch's name
 // ends with the first 16 hex digits of its SHA-256, whether the batch is
 // small (hashed whole) or megabytes (hashed in parts on another goroutine).
 func TestAppendWritesTheStampedBatch(t *testing.T) {
 	const secret = "hunter2-secret-value"
 	inputs := []string{strings.Repeat("a", 64), strings.Repeat("b", 64)}
 	clock := time.Date(2026, 12, 1, 22, 0, 0, 0, time.UTC)
-	for _, n := range []int{1, 3, 4000, 20000} {
+	for _, n := range []int{1, 3, 4000, 20000, -6, -20000} {
+		// A negative n: -n records, some without input digests, so that
+		// they do not share and the batch is a list of records.
+		mixed := n < 0
+		n = max(n, -n)
 		recs := make([]Record, n)
 		for i := range recs {
 			recs[i] = Record{Stage: "forge", Subject: "micro", Kind: KindNote, ReasonCode: "span_not_checked",
@@ -133,7 +250,9 @@ func TestAppendWritesTheStampedBatch(t *testing.T) {
 			case 3:
 				recs[i].Detail = "the key " + secret + " was refused"
 			case 5:
-				recs[i].InputDigests = nil
+				if mixed {
+					recs[i].InputDigests = nil
+				}
 			}
 		}
 		orig := slices.Clone(recs)
@@ -147,9 +266,16 @@ func TestAppendWritesTheStampedBatch(t *testing.T) {
 			r.Detail = strings.ReplaceAll(r.Detail, secret, "[redacted]")
 			want[i] = r
 		}
-		wantBody, err := canon.Marshal(want)
+		var whole any = want
+		if !mixed {
+			whole = sharedOf(n, func(i int) Record { return want[i] })
+		}
+		wantBody, err := canon.Marshal(whole)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if got := shares(recs); got == mixed {
+			t.Fatalf("%d records, mixed %v: shares %v", n, mixed, got)
 		}
 		var c capture
 		w.Store = &c

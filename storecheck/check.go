@@ -163,8 +163,7 @@ func checkRefs(ctx context.Context, s store.Store, rep *Report) error {
 func referenced(name string, val []byte) ([]string, error) {
 	switch {
 	case strings.HasPrefix(name, "audit/"):
-		var batch []audit.Record
-		if err := canon.Unmarshal(val, &batch); err != nil {
+		if _, err := audit.DecodeBatch(val); err != nil {
 			return nil, fmt.Errorf("not an audit batch: %w", err)
 		}
 		return nil, nil
