@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,8 +50,13 @@ func proposal(i int) teaching.Proposal {
 		"No, a lens causes "+tails[i]+".", trace, "session-1", i)
 }
 
+// newQueue's audit clock starts at t0 and moves a nanosecond a batch: the
+// records keep t0's second, and audit.List can order the batches (batches
+// of one instant have no order but their digests').
 func newQueue(s store.Store) queue.Queue {
-	return queue.Queue{Store: s, Audit: &audit.Writer{Store: s, Now: func() time.Time { return t0 }, CodeVersion: "test"}}
+	var ticks atomic.Int64
+	now := func() time.Time { return t0.Add(time.Duration(ticks.Add(1))) }
+	return queue.Queue{Store: s, Audit: &audit.Writer{Store: s, Now: now, CodeVersion: "test"}}
 }
 
 func decide(t *testing.T, q queue.Queue, id string, accept bool, reason teaching.Reason) (queue.Entry, error) {
