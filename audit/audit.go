@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"formation/artifact"
+	"formation/internal/exitcode"
 	"formation/internal/pipehash"
 )
 
@@ -158,7 +159,8 @@ type Filter struct {
 	Stage   string
 }
 
-// List returns the records that match f, oldest first.
+// List returns the records that match f, oldest first. A batch that does
+// not decode fails it with exit code 65.
 func List(ctx context.Context, s RefStore, f Filter) ([]Record, error) {
 	prefix := "audit/"
 	if f.Subject != "" {
@@ -180,7 +182,9 @@ func List(ctx context.Context, s RefStore, f Filter) ([]Record, error) {
 		}
 		batch, err := DecodeBatch(body)
 		if err != nil {
-			return nil, fmt.Errorf("audit: decode %s: %w", name, err)
+			// A batch that does not decode is a corrupt record (exit 65),
+			// as storecheck reports it; a failed read keeps its own code.
+			return nil, exitcode.With(exitcode.Rejected, fmt.Errorf("audit: decode %s: %w", name, err))
 		}
 		for _, r := range batch {
 			if f.Stage != "" && r.Stage != f.Stage {

@@ -2,11 +2,13 @@ package audit_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"formation/audit"
+	"formation/internal/exitcode"
 	"formation/store"
 )
 
@@ -57,5 +59,27 @@ func TestAppendListAndRedact(t *testing.T) {
 	// Batches are create-only: the same batch name cannot be overwritten.
 	if _, err := s.SetRef(ctx, names[0], "", []byte("[]")); err == nil {
 		t.Fatal("audit batch overwritten")
+	}
+}
+
+// A batch that does not decode makes List fail with exit code 65 (a
+// corrupt record), naming the batch; the other batches do not hide it.
+func TestListRefusesAnUndecodableBatch(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, "file://"+t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &audit.Writer{Store: s, Now: func() time.Time { return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) }, CodeVersion: "test"}
+	if err := w.Append(ctx, audit.Record{Stage: "forge", Subject: "optics", Kind: audit.KindDrop, ReasonCode: "duplicate_merged", Key: "lens"}); err != nil {
+		t.Fatal(err)
+	}
+	const bad = "audit/optics/forge/20261202T000001Z-000000000-0123456789abcdef"
+	if _, err := s.SetRef(ctx, bad, "", []byte(`{"records":[]}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = audit.List(ctx, s, audit.Filter{Subject: "optics"})
+	if exitcode.Of(err) != exitcode.Rejected || !strings.Contains(fmt.Sprint(err), bad) {
+		t.Fatalf("list over an undecodable batch: exit %d, %v", exitcode.Of(err), err)
 	}
 }
