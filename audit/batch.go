@@ -104,63 +104,34 @@ func sharedSize(recs []Record) int {
 // canon.Marshal's error and b as it was. TestSharedEncodingIsCanon and
 // FuzzBatchEncoding hold it equal to canon.Marshal.
 func appendShared(b []byte, n int, record func(i int) Record, flush func([]byte)) ([]byte, error) {
-	start := len(b)
-	flushed := start
-	var err error
-	str := func(prefix, s string) {
-		b = append(b, prefix...)
-		if err == nil {
-			b, err = canon.AppendString(b, s)
-		}
-	}
+	e := newBatchEncoder(b, flush)
 	first := record(0)
-	str(`{"code_version":`, first.CodeVersion)
-	b = append(b, `,"input_digests":[`...)
-	for j, d := range first.InputDigests {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		str("", d)
-	}
-	b = append(b, `],"records":[`...)
+	e.str(`{"code_version":`, first.CodeVersion)
+	e.list(`,"input_digests":`, first.InputDigests)
+	e.b = append(e.b, `,"records":[`...)
 	// A detail equal to the previous record's is copied from where that one
 	// was encoded: forge's notes repeat one detail per source.
 	var prevDetail string
-	var detail struct{ from, to int }
+	var detail span
 	for i := range n {
 		r := record(i)
 		if i > 0 {
-			b = append(b, ',')
+			e.raw(',')
 		}
-		if i > 0 && r.Detail == prevDetail && err == nil {
-			b = append(b, b[detail.from:detail.to]...)
-		} else {
-			detail.from = len(b)
-			str(`{"detail":`, r.Detail)
-			detail.to = len(b)
-		}
+		e.again(&detail, i > 0 && r.Detail == prevDetail, func() { e.str(`{"detail":`, r.Detail) })
 		prevDetail = r.Detail
-		str(`,"key":`, r.Key)
-		str(`,"kind":`, r.Kind)
-		str(`,"reason_code":`, r.ReasonCode)
-		b = append(b, '}')
-		if flush != nil && err == nil && len(b)-flushed >= flushEvery {
-			flush(b[flushed:len(b):len(b)])
-			flushed = len(b)
-		}
+		e.str(`,"key":`, r.Key)
+		e.str(`,"kind":`, r.Kind)
+		e.str(`,"reason_code":`, r.ReasonCode)
+		e.raw('}')
+		e.part()
 	}
-	str(`],"schema_version":`, first.SchemaVersion)
-	str(`,"stage":`, first.Stage)
-	str(`,"subject":`, first.Subject)
-	str(`,"time":`, first.Time)
-	b = append(b, '}')
-	if err != nil {
-		if _, merr := canon.Marshal(sharedOf(n, record)); merr != nil {
-			err = merr // canon's own words for the fault
-		}
-		return b[:start], err
-	}
-	return b, nil
+	e.str(`],"schema_version":`, first.SchemaVersion)
+	e.str(`,"stage":`, first.Stage)
+	e.str(`,"subject":`, first.Subject)
+	e.str(`,"time":`, first.Time)
+	e.raw('}')
+	return e.finish(func() any { return sharedOf(n, record) })
 }
 
 // sharedOf is the shared form of the n records record returns.
