@@ -26,6 +26,10 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 	if err != nil {
 		return stage.Result{}, err
 	}
+	// The bundle is read beside the preparation below; a cache hit, which
+	// does not need it, lets the read go.
+	bundleRead := stage.Fetch[artifact.SmeltedBundle](ctx, p.Env.Store, smeltedDigest)
+	defer bundleRead.Stop()
 	allowRaw, allowDigest, err := p.readSubjectFile(ctx, s, "allowlist.yaml")
 	if err != nil {
 		return stage.Result{}, err
@@ -47,7 +51,7 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		return stage.Result{}, err
 	}
 	declared := s.Vocabulary().Declared()
-	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest, declared)
+	existing, existingDigest, smelted, err := p.existingFor(ctx, snap, subject, smeltedDigest, bundleRead, declared)
 	if err != nil {
 		return stage.Result{}, err
 	}
@@ -63,7 +67,7 @@ func (p *Pipeline) Forge(ctx context.Context, subject string) (stage.Result, err
 		ForgeInputs{Smelted: smeltedDigest, Allowlist: allowDigest, Reviewed: orAbsent(existingDigest)})
 	return p.Env.Run(ctx, spec, func(ctx context.Context) (stage.Output, error) {
 		if smelted == nil {
-			bundle, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, spec, smeltedDigest)
+			bundle, err := bundleRead.Wait().Take(ctx, p.Env, spec)
 			if err != nil {
 				return stage.Output{}, err
 			}

@@ -27,15 +27,16 @@ func (p *Pipeline) reviewedState(ctx context.Context, stageName, subject string)
 // the ones that can change this bundle's result (forge.Relevant), stored as
 // an object whose digest is a forge cache input. So promoting another
 // subject invalidates this forge only when a fact it depends on changed.
-// The smelted bundle is read (and returned) only when other subjects hold
-// triples at all; otherwise the forge reads it on a miss alone.
-func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject, smeltedDigest string, declared []string) ([]artifact.Triple, string, *artifact.SmeltedBundle, error) {
+// The smelted bundle, which the forge reads ahead (bundleRead), is taken
+// (and returned) only when other subjects hold triples at all; otherwise
+// the forge takes it on a miss alone.
+func (p *Pipeline) existingFor(ctx context.Context, snap reviewed.Snapshot, subject, smeltedDigest string, bundleRead *stage.Fetching[artifact.SmeltedBundle], declared []string) ([]artifact.Triple, string, *artifact.SmeltedBundle, error) {
 	held := snap.Knowledge.TriplesHeldBy(func(c reviewed.CourseRecord) bool { return c.SubjectID != subject })
 	relevant := []artifact.Triple{}
 	var smelted *artifact.SmeltedBundle
 	if len(held) > 0 {
 		spec := stage.Spec{Stage: "forge", Version: ForgeVersion, Subject: subject, Inputs: []string{smeltedDigest}}
-		bundle, err := stage.Load[artifact.SmeltedBundle](ctx, p.Env, spec, smeltedDigest)
+		bundle, err := bundleRead.Wait().Take(ctx, p.Env, spec)
 		if err != nil {
 			return nil, "", nil, err
 		}

@@ -84,3 +84,38 @@ func TestLoadAheadDrop(t *testing.T) {
 		t.Fatalf("a dropped missing object: %v", err)
 	}
 }
+
+// A fetched read, waited for, is the read LoadAhead makes, and Stop keeps
+// it; a fetch stopped unwaited audits nothing, and Stop may be called
+// again.
+func TestFetch(t *testing.T) {
+	ctx := context.Background()
+	env, dir := newEnv(t)
+	good, err := env.Store.Put(ctx, []byte(`{"k":"v"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := env.Store.Put(ctx, []byte(`{"k":"w"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip(t, dir, bad)
+	spec := stage.Spec{Stage: "forge", Version: "1", Subject: "optics", Inputs: []string{good}}
+
+	f := stage.Fetch[map[string]any](ctx, env.Store, good)
+	a := f.Wait()
+	f.Stop()
+	if v, err := f.Wait().Take(ctx, env, spec); err != nil || v["k"] != "v" || !a.OK() {
+		t.Fatalf("fetched: %v, %v", v, err)
+	}
+
+	f = stage.Fetch[map[string]any](ctx, env.Store, bad)
+	f.Stop()
+	f.Stop()
+	if n := len(auditOf(t, env, "optics", "forge")); n != 0 {
+		t.Fatalf("a stopped fetch of a corrupt object audited %d records", n)
+	}
+	if _, err := f.Wait().Take(ctx, env, spec); exitcode.Of(err) == 0 {
+		t.Fatalf("a stopped fetch taken anyway: %v", err)
+	}
+}
