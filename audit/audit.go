@@ -2,7 +2,8 @@
 // for every rejection, drop, halt and promotion.
 //
 // Records are canonical JSON. They are appended in batches (stored in one of
-// two forms, see DecodeBatch), one create-only ref per batch under
+// two forms, see DecodeBatch, and compressed when large, see Unpack), one
+// create-only ref per batch under
 // audit/<subject>/<stage>/, named so that listing returns them in time
 // order; a batch is never rewritten. Before a record is written,
 // every known secret value is replaced by "[redacted]", so credentials that
@@ -99,7 +100,11 @@ func (w *Writer) Append(ctx context.Context, recs ...Record) error {
 	digest := h.Sum(body)
 	name := fmt.Sprintf("audit/%s/%s/%s-%09d-%s", refSegment(first.Subject), refSegment(first.Stage),
 		now.Format("20060102T150405Z"), now.Nanosecond(), digest[:16])
-	if _, err := w.Store.SetRef(ctx, name, "", body); err != nil {
+	stored, err := pack(body)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Store.SetRef(ctx, name, "", stored); err != nil {
 		return fmt.Errorf("audit: append %s: %w", name, err)
 	}
 	return nil

@@ -44,8 +44,13 @@ type ownedRecord struct {
 	ReasonCode string `json:"reason_code"`
 }
 
-// DecodeBatch reads a stored batch of either form into its records.
-func DecodeBatch(body []byte) ([]Record, error) {
+// DecodeBatch reads a stored batch of either form, compressed or not (see
+// Unpack), into its records.
+func DecodeBatch(stored []byte) ([]Record, error) {
+	body, err := Unpack(stored)
+	if err != nil {
+		return nil, err
+	}
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []Record

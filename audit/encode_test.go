@@ -282,8 +282,15 @@ func TestAppendWritesTheStampedBatch(t *testing.T) {
 		if err := w.Append(context.Background(), recs...); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(c.body, wantBody) {
+		body, err := Unpack(c.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(body, wantBody) {
 			t.Fatalf("%d records: the batch is not canon.Marshal of the stamped records", n)
+		}
+		if packed := bytes.HasPrefix(c.body, zstdMagic); packed != (len(wantBody) >= packFrom) {
+			t.Fatalf("%d records, %d bytes: stored compressed %v", n, len(wantBody), packed)
 		}
 		sum := sha256.Sum256(wantBody)
 		if !strings.HasSuffix(c.name, "-"+hex.EncodeToString(sum[:])[:16]) || !strings.HasPrefix(c.name, "audit/micro/forge/20261201T220000Z-") {

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"formation/artifact"
+	"formation/audit"
 	"formation/canon"
 	"formation/ident"
 	"formation/internal/exitcode"
@@ -158,7 +159,14 @@ func showRef(ctx context.Context, s store.Store, name string) (shown, error) {
 	if d := strings.TrimSpace(string(val)); ident.ValidDigest(d) {
 		return showObject(ctx, s, d, "ref "+name)
 	}
-	return shown{via: "ref " + name, kind: refKind(name), data: val}, nil
+	kind := refKind(name)
+	if kind == "audit_batch" {
+		// A large batch is stored compressed; show its records.
+		if val, err = audit.Unpack(val); err != nil {
+			return shown{}, exitcode.With(exitcode.Rejected, fmt.Errorf("show: ref %s: %w", name, err))
+		}
+	}
+	return shown{via: "ref " + name, kind: kind, data: val}, nil
 }
 
 // refKind names what a ref that holds JSON is.

@@ -1,14 +1,18 @@
 package cli_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"formation/artifact"
+	"formation/audit"
 	"formation/reach"
 	"formation/reviewed"
 )
@@ -145,4 +149,52 @@ func explainKey(t *testing.T, out string) string {
 		t.Fatalf("no cache key in autorun --json: %.400s", out)
 	}
 	return m[1]
+}
+
+// A large audit batch, stored compressed, shows as its records (--raw: the
+// canonical batch, as an object shows its canonical bytes), and audit list
+// reads it; a damaged one is refused with exit 65 by both.
+func TestShowCompressedAuditBatch(t *testing.T) {
+	w := newStoreWorld(t, "file")
+	m, ctx := w.open(t), context.Background()
+	recs := make([]audit.Record, 3000)
+	for i := range recs {
+		recs[i] = audit.Record{Stage: "forge", Subject: "optics", Kind: audit.KindNote, ReasonCode: "span_not_byte_checked",
+			Key: fmt.Sprintf("relation lens%d refracts light", i), Detail: "accepted; span not byte-checked"}
+	}
+	aw := &audit.Writer{Store: m, Now: func() time.Time { return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) }, CodeVersion: "test"}
+	must(t, aw.Append(ctx, recs...))
+	names, err := m.ListRefs(ctx, "audit/optics/forge/")
+	must(t, err)
+	if len(names) != 1 {
+		t.Fatalf("%d batches", len(names))
+	}
+	stored, _, err := m.GetRef(ctx, names[0])
+	must(t, err)
+	body, err := audit.Unpack(stored)
+	must(t, err)
+	if bytes.Equal(body, stored) {
+		t.Fatalf("a batch of %d bytes was stored uncompressed", len(body))
+	}
+	code, out, errs := w.run(t, "show", "--raw", names[0])
+	if code != 0 || out != string(body) || !strings.HasPrefix(errs, "audit_batch") {
+		t.Fatalf("show --raw: exit %d, %d bytes (want %d); %s", code, len(out), len(body), errs)
+	}
+	code, out, _ = w.run(t, "--json", "audit", "list", "--subject", "optics")
+	if code != 0 || strings.Count(out, "lens") != len(recs) {
+		t.Fatalf("audit list: exit %d, %d records", code, strings.Count(out, "lens"))
+	}
+
+	damaged := bytes.Clone(stored)
+	damaged[len(damaged)/2] ^= 0x10
+	name := strings.Replace(names[0], "-000000000-", "-000000001-", 1)
+	if _, err := m.SetRef(ctx, name, "", damaged); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := w.run(t, "show", name); code != 65 {
+		t.Fatalf("show of a damaged batch: exit %d; %s", code, errs)
+	}
+	if code, _, errs := w.run(t, "audit", "list", "--subject", "optics"); code != 65 {
+		t.Fatalf("audit list over a damaged batch: exit %d; %s", code, errs)
+	}
 }
