@@ -250,3 +250,28 @@ func TestRunOverCorruptSetHaltsOnce(t *testing.T) {
 		}
 	}
 }
+
+// Forge reads its bundle ahead while it prepares; a cache hit, which never
+// reads its inputs, lets that read go: with the bundle corrupt, the hit is
+// served and nothing is audited.
+func TestForgeHitLetsItsReadAheadGo(t *testing.T) {
+	ctx := context.Background()
+	courses := tinySubject(t, tinyDoc)
+	storeDir := t.TempDir()
+	p := clockedPipeline(t, courses, "file://"+storeDir)
+	for _, st := range stageOrder[:3] {
+		_, err := stageByName(p, st)(ctx, "tiny")
+		must(t, err)
+	}
+	bundle, err := p.Env.ResolveRef(ctx, "tiny", "smelt")
+	must(t, err)
+	flipObject(t, storeDir, bundle)
+	before := auditCount(t, p, "forge")
+	res, err := p.Forge(ctx, "tiny")
+	if err != nil || !res.CacheHit {
+		t.Fatalf("forge over a corrupt bundle it need not read: %v, hit %v", err, res.CacheHit)
+	}
+	if n := auditCount(t, p, "forge"); n != before {
+		t.Fatalf("the hit audited %d records", n-before)
+	}
+}
