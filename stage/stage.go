@@ -612,10 +612,14 @@ type Ahead[T any] struct {
 }
 
 // LoadAhead is Load without the audit; it audits nothing and may run on
-// any goroutine.
+// any goroutine. An object read after ctx ended is not decoded: the read
+// was let go (Fetching.Stop), and Take gives ctx's error.
 func LoadAhead[T any](ctx context.Context, s store.Store, digest string) Ahead[T] {
 	a := Ahead[T]{digest: digest}
 	raw, err := s.Get(ctx, digest)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if a.err = err; err == nil {
 		a.v, a.decodeErr = artifact.Decode[T](raw)
 	}
@@ -680,7 +684,8 @@ func (f *Fetching[T]) Wait() Ahead[T] {
 	return f.read
 }
 
-// Stop cancels the read if it is still running and waits for it to end.
+// Stop cancels the read if it is still running and waits for it to end
+// (a store's Get stops within a block of its object once cancelled).
 // A read already waited for keeps its value.
 func (f *Fetching[T]) Stop() {
 	f.cancel()

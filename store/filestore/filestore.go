@@ -393,11 +393,27 @@ func (s *Store) Get(ctx context.Context, digest string) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil {
 		stored = fi.Size()
 	}
-	data, err := s.codec.ReadVerified("get", digest, f, stored)
+	data, err := s.codec.ReadVerified("get", digest, ctxFile{ctx, f}, stored)
 	if err != nil {
 		return nil, fsErr("get", digest, err)
 	}
 	return data, nil
+}
+
+// ctxFile is an object's file whose reads stop once ctx ends, so that a
+// read no longer wanted (a stage's read-ahead let go on a cache hit) stops
+// within a block instead of decompressing and hashing the whole object.
+// It keeps the file's ReadAt, with which the codec sizes its buffer.
+type ctxFile struct {
+	ctx context.Context
+	*os.File
+}
+
+func (f ctxFile) Read(p []byte) (int, error) {
+	if err := f.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return f.File.Read(p)
 }
 
 // Has reports whether an object is stored (without re-hashing it).

@@ -265,3 +265,43 @@ func TestFailedCreatesLeaveNothing(t *testing.T) {
 		t.Fatalf("the ref holds %q", v)
 	}
 }
+
+// endingCtx is a context whose Err reports it cancelled from its nth call
+// on: a read let go while it runs.
+type endingCtx struct {
+	context.Context
+	calls, n int
+}
+
+func (c *endingCtx) Err() error {
+	c.calls++
+	if c.calls >= c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A Get whose context ends while it reads stops with the context's error,
+// not a corruption and not the whole object; the object still reads.
+func TestGetStopsWhenItsContextEnds(t *testing.T) {
+	var big []byte
+	for i := 0; len(big) < 3<<20; i++ {
+		big = fmt.Appendf(big, `{"head":"term%d","relation":"is","tail":"thing%d"},`, i, i*7)
+	}
+	s := openTemp(t)
+	d, err := s.Put(context.Background(), big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &endingCtx{Context: context.Background(), n: 3}
+	got, err := s.Get(ctx, d)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, store.ErrCorrupt) || got != nil {
+		t.Fatalf("a Get let go: %d bytes, %v", len(got), err)
+	}
+	if ctx.calls > 10 {
+		t.Fatalf("the Get read on for %d checks after its context ended", ctx.calls-ctx.n)
+	}
+	if again, err := s.Get(context.Background(), d); err != nil || !bytes.Equal(again, big) {
+		t.Fatalf("the object afterwards: %d bytes, %v", len(again), err)
+	}
+}
