@@ -38,7 +38,7 @@ for n in $(echo "${BENCH_SCALE:-1000,10000,100000}" | tr ',' ' '); do
 done
 
 echo "== the original's workload shape at 1,000 and 10,000 relations against its measured figures (another day, another machine of the same kind)"
-echo "   function level, forge + compose + compile in process (target at 10,000: x_original >= 50):"
+echo "   function level, forge + compose + compile in process (target at 10,000: x_original >= 50 at pacing=command, the collector pacing every command runs with; pacing=runtime is Go's default, for comparison):"
 (cd pipeline && "$out.pipeline" -test.run '^$' -test.bench 'OriginalShape$' -test.benchtime 3x) | grep Benchmark |
   awk '{ line = "   " $1 ":"; for (i = 2; i < NF; i++) if ($(i+1) ~ /_s$|x_original|steps|yaml-bytes/) line = line " " $(i+1) "=" $i; print line }'
 echo "   stage level, forge + compose + run + ratify over a store (target at 10,000: x_original >= 10):"
