@@ -41,6 +41,9 @@ echo "== the original's workload shape at 1,000 and 10,000 relations against its
 echo "   function level, forge + compose + compile in process (target at 10,000: x_original >= 50 at pacing=command, the collector pacing every command runs with; pacing=runtime is Go's default, for comparison):"
 (cd pipeline && "$out.pipeline" -test.run '^$' -test.bench 'OriginalShape$' -test.benchtime 3x) | grep Benchmark |
   awk '{ line = "   " $1 ":"; for (i = 2; i < NF; i++) if ($(i+1) ~ /_s$|x_original|steps|yaml-bytes/) line = line " " $(i+1) "=" $i; print line }'
+echo "   forge's stage frame at 10,000: the forge stage beside forge.Validate in process; frame = stage - core (the medians are the steady figures):"
+(cd pipeline && FORMATION_SCALE=10000 "$out.pipeline" -test.run '^$' -test.bench 'OriginalShapeForgeFrame' -test.benchtime 12x) | grep Benchmark |
+  awk '{ line = "   " $1 ":"; for (i = 2; i < NF; i++) if ($(i+1) ~ /_s$/) line = line " " $(i+1) "=" $i; print line }'
 echo "   stage level, forge + compose + run + ratify over a store (target at 10,000: x_original >= 10):"
 (cd pipeline && "$out.pipeline" -test.run '^$' -test.bench 'OriginalShapeBackHalf' -test.benchtime 1x) | grep Benchmark |
   awk '{ line = "   " $1 ":"; for (i = 2; i < NF; i++) if ($(i+1) ~ /_s$|x_original/) line = line " " $(i+1) "=" $i; print line }'
