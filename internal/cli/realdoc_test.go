@@ -252,6 +252,7 @@ func writeRealDocSubject(t *testing.T, subject string) map[string]int {
 		t.Fatal(err)
 	}
 	sizes := map[string]int{}
+	listed := map[string]string{} // digest -> the document it was allowed as
 	var allow strings.Builder
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join(subject, "sources", e.Name()))
@@ -264,6 +265,13 @@ func writeRealDocSubject(t *testing.T, subject string) map[string]int {
 			t.Fatalf("%s is a document of the labelled set", e.Name())
 		}
 		sizes[e.Name()] = len(b)
+		// Installed documentation repeats itself (a man page under two
+		// names): the allow-list names a source by its bytes, once.
+		if first, ok := listed[digest]; ok {
+			t.Logf("document %s has the bytes of %s: one allow-list entry for both", e.Name(), first)
+			continue
+		}
+		listed[digest] = e.Name()
 		fmt.Fprintf(&allow, "- source_sha: %q\n  tier: primary\n  label: %q\n", digest, e.Name())
 	}
 	if len(sizes) == 0 {
