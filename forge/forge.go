@@ -92,6 +92,7 @@ func Validate(ctx context.Context, cfg Config, subjectID string, smelted artifac
 		},
 		func() (err error) { vts.Counters, _, err = v.triples(KindCounter, smelted.Counters); return },
 		func() error { v.selfContradictions(&vts); return nil },
+		func() error { v.fanout(&vts); return nil },
 		func() (err error) { vts.Concepts, err = v.concepts(smelted.Concepts); return },
 		func() (err error) {
 			vts.OrderingHints, err = v.hints(smelted.OrderingHints, knownTerms(vts, cfg.Existing))

@@ -27,6 +27,10 @@ const (
 	// ReasonSelfContradiction: the set would validate the triple both as a
 	// relation and as a counter-claim; both sides are rejected.
 	ReasonSelfContradiction = "self_contradiction"
+	// ReasonFanoutExceeded: the set would give the relation's head more
+	// than MaxFanout tails under its relation; every relation of the pair
+	// is quarantined.
+	ReasonFanoutExceeded = "fanout_exceeded"
 	// ReasonCuratorExcluded: every citation of the candidate is evidence
 	// the curator excluded in allowlist.yaml.
 	ReasonCuratorExcluded = "curator_excluded"

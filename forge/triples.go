@@ -309,10 +309,16 @@ func (v *validation) selfContradictions(vts *artifact.ValidatedTripleSet) {
 }
 
 func (v *validation) contradiction(kind string, c artifact.RelationCandidate, detail string) {
+	v.findings = append(v.findings, Finding{Kind: kind, Key: tripleKey(c.Triple()), ReasonCode: ReasonSelfContradiction,
+		Detail: detail, SpanChecked: spanChecked(c)})
+}
+
+// spanChecked says whether every citation of a judged candidate had its
+// byte range checked (there is at least one).
+func spanChecked(c artifact.RelationCandidate) bool {
 	checked := len(c.Sources) > 0
 	for _, r := range c.Sources {
 		checked = checked && r.HasSpanRange()
 	}
-	v.findings = append(v.findings, Finding{Kind: kind, Key: tripleKey(c.Triple()), ReasonCode: ReasonSelfContradiction,
-		Detail: detail, SpanChecked: checked})
+	return checked
 }
