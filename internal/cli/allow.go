@@ -22,9 +22,13 @@ func allowCommand(io IO) *cli.Command {
 		Usage: "edit a subject's source allow-list (courses/<subject>/allowlist.yaml)",
 		Subcommands: []*cli.Command{
 			{
-				Name:      "add",
-				Usage:     "allow a source digest with an authority tier",
-				ArgsUsage: "SHA256",
+				Name:  "add",
+				Usage: "allow source digests with an authority tier",
+				Description: "Adds each digest with the tier, label and curated flag given, or updates the\n" +
+					"entry already listing it, and writes the file once; a bad digest writes nothing.\n" +
+					"Every document of a folder at once:\n\n" +
+					"   sha256sum courses/S/sources/* | cut -d' ' -f1 | xargs formation allow add --subject S --tier primary",
+				ArgsUsage: "SHA256...",
 				Flags: []cli.Flag{subject,
 					&cli.StringFlag{Name: "tier", Usage: "primary, secondary or llm (required)"},
 					&cli.StringFlag{Name: "label", Usage: "what the source is"},
@@ -34,23 +38,26 @@ func allowCommand(io IO) *cli.Command {
 					if c.String("tier") == "" {
 						return exitcode.Newf(exitcode.Usage, "allow add: --tier primary|secondary|llm is required")
 					}
-					if err := digestArg(c); err != nil {
+					if err := digestArgs(c); err != nil {
 						return err
 					}
-					e := artifact.AllowedSource{SourceSHA: c.Args().First(), Tier: c.String("tier"), Label: c.String("label"), Curated: c.Bool("curated")}
-					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowAdd(cur, e) })
+					var es []artifact.AllowedSource
+					for _, d := range c.Args().Slice() {
+						es = append(es, artifact.AllowedSource{SourceSHA: d, Tier: c.String("tier"), Label: c.String("label"), Curated: c.Bool("curated")})
+					}
+					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowAdd(cur, es...) })
 				},
 			},
 			{
 				Name:      "remove",
-				Usage:     "remove a source digest",
-				ArgsUsage: "SHA256",
+				Usage:     "remove source digests (one write for all)",
+				ArgsUsage: "SHA256...",
 				Flags:     []cli.Flag{subject},
 				Action: func(c *cli.Context) error {
-					if err := digestArg(c); err != nil {
+					if err := digestArgs(c); err != nil {
 						return err
 					}
-					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowRemove(cur, c.Args().First()) })
+					return editAllowlist(c, io, func(cur []byte) ([]byte, error) { return forge.AllowRemove(cur, c.Args().Slice()...) })
 				},
 			},
 			{
@@ -85,19 +92,23 @@ func allowCommand(io IO) *cli.Command {
 	}
 }
 
-// digestArg refuses (exit 2) an allow add or remove whose argument is not
-// a source's SHA-256, saying what to give: a user who names the source
-// file itself is told how to get its digest. (The argument count is
-// checked before, with the verb's usage line.)
-func digestArg(c *cli.Context) error {
-	arg, verb := c.Args().First(), "allow "+c.Command.Name
-	if ident.ValidDigest(arg) {
-		return nil
+// digestArgs refuses (exit 2) an allow add or remove with an argument that
+// is not a source's SHA-256, before anything is written, saying what to
+// give: a user who names the source file itself is told how to get its
+// digest. (The argument count is checked before, with the verb's usage
+// line.)
+func digestArgs(c *cli.Context) error {
+	verb := "allow " + c.Command.Name
+	for _, arg := range c.Args().Slice() {
+		if ident.ValidDigest(arg) {
+			continue
+		}
+		if info, err := os.Stat(arg); err == nil && !info.IsDir() {
+			return exitcode.Newf(exitcode.Usage, "%s: %q is a file, not its digest: give its SHA-256 (sha256sum %s prints it)", verb, arg, arg)
+		}
+		return exitcode.Newf(exitcode.Usage, "%s: %q is not a SHA-256 (64 lowercase hex characters; sha256sum FILE prints a file's)", verb, arg)
 	}
-	if info, err := os.Stat(arg); err == nil && !info.IsDir() {
-		return exitcode.Newf(exitcode.Usage, "%s: %q is a file, not its digest: give its SHA-256 (sha256sum %s prints it)", verb, arg, arg)
-	}
-	return exitcode.Newf(exitcode.Usage, "%s: %q is not a SHA-256 (64 lowercase hex characters; sha256sum FILE prints a file's)", verb, arg)
+	return nil
 }
 
 // exclusionFlags reads the evidence an exclude command names: either a text

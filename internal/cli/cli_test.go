@@ -223,3 +223,35 @@ func TestAllowExclude(t *testing.T) {
 		t.Fatalf("after remove:\n%s", raw)
 	}
 }
+
+// allow add and remove take several digests and write the list once: a
+// folder of sources is allowed in one call, and a bad digest among them
+// leaves the file as it was.
+func TestAllowSeveralDigests(t *testing.T) {
+	courses := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(courses, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(courses, "x", "allowlist.yaml")
+	allow := func(args ...string) (int, string) {
+		code, out, _ := run(t, "", append([]string{"--courses-dir", courses, "allow"}, args...)...)
+		return code, out
+	}
+	a, b, c := strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64)
+	if code, out := allow("add", "--subject", "x", "--tier", "secondary", a, b, c); code != 0 || strings.Count(out, " secondary") != 3 {
+		t.Fatalf("add three: exit %d\n%s", code, out)
+	}
+	before, _ := os.ReadFile(file)
+	if code, _ := allow("add", "--subject", "x", "--tier", "primary", a, "not-a-digest"); code != 2 {
+		t.Fatalf("add with a bad digest: exit %d, want 2", code)
+	}
+	if code, _ := allow("remove", "--subject", "x", a, strings.Repeat("d", 64)); code == 0 {
+		t.Fatal("remove of an unlisted digest among others: exit 0")
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Fatalf("a refused call changed the file:\n%s", after)
+	}
+	if code, out := allow("remove", "--subject", "x", a, c); code != 0 || strings.Contains(out, a) || strings.Contains(out, c) || !strings.Contains(out, b) {
+		t.Fatalf("remove two: exit %d\n%s", code, out)
+	}
+}
