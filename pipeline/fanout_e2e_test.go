@@ -66,12 +66,7 @@ func TestFanoutAtTheBoundRatifiesPastItIsQuarantined(t *testing.T) {
 // decodeRef decodes the subject's latest output of a stage.
 func decodeRef[T any](t *testing.T, f fixture, stageName string) T {
 	t.Helper()
-	ctx := context.Background()
-	d, err := f.p.Env.ResolveRef(ctx, microSubject, stageName)
-	must(t, err)
-	raw, err := f.p.Env.Store.Get(ctx, d)
-	must(t, err)
-	v, err := artifact.Decode[T](raw)
+	v, err := artifact.Decode[T](stageOutput(t, f, stageName))
 	must(t, err)
 	return v
 }
