@@ -2,7 +2,6 @@ package forge
 
 import (
 	"fmt"
-	"slices"
 
 	"formation/artifact"
 )
@@ -25,28 +24,20 @@ const MaxFanout = 64
 func (v *validation) fanout(vts *artifact.ValidatedTripleSet) {
 	type pair struct{ head, relation string }
 	tails := make(map[pair]int)
-	over := false
+	most := 0
 	for _, r := range vts.Relations {
 		p := pair{r.Head, r.Relation}
 		tails[p]++
-		over = over || tails[p] > MaxFanout
+		most = max(most, tails[p])
 	}
-	if !over {
-		return
+	if most <= MaxFanout {
+		return // the usual case: no second pass over the relations
 	}
-	kept := vts.Relations[:0:0]
-	for _, r := range vts.Relations {
+	v.quarantine(vts, ReasonFanoutExceeded, func(r artifact.RelationCandidate) (string, bool) {
 		n := tails[pair{r.Head, r.Relation}]
 		if n <= MaxFanout {
-			kept = append(kept, r)
-			continue
+			return "", false
 		}
-		v.findings = append(v.findings, Finding{Kind: KindRelation, Key: tripleKey(r.Triple()), ReasonCode: ReasonFanoutExceeded,
-			Detail:      fmt.Sprintf("head %q has %d validated tails under %q, more than one walk answers (%d): every relation of the pair is quarantined", r.Head, n, r.Relation, MaxFanout),
-			SpanChecked: spanChecked(r)})
-		r.State, r.RejectionReason = artifact.StateQuarantined, ReasonFanoutExceeded
-		vts.Quarantined = append(vts.Quarantined, r)
-	}
-	vts.Relations = kept
-	slices.SortFunc(vts.Quarantined, compareCandidate)
+		return fmt.Sprintf("head %q has %d validated tails under %q, more than one walk answers (%d): every relation of the pair is quarantined", r.Head, n, r.Relation, MaxFanout), true
+	})
 }

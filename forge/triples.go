@@ -277,40 +277,49 @@ func (v *validation) selfContradictions(vts *artifact.ValidatedTripleSet) {
 	for _, c := range vts.Counters {
 		denied[c.Triple()] = true
 	}
-	if !slices.ContainsFunc(vts.Relations, func(r artifact.RelationCandidate) bool { return denied[r.Triple()] }) {
-		return
-	}
-	asserted := map[artifact.Triple]bool{}
-	kept := vts.Relations[:0:0]
-	for _, r := range vts.Relations {
-		if !denied[r.Triple()] {
-			kept = append(kept, r)
-			continue
-		}
-		asserted[r.Triple()] = true
-		v.contradiction(KindRelation, r, "validated as a relation, the set also validates it as a counter-claim; quarantined on both sides")
-		r.State, r.RejectionReason = artifact.StateQuarantined, ReasonSelfContradiction
-		vts.Quarantined = append(vts.Quarantined, r)
-	}
+	asserted := v.quarantine(vts, ReasonSelfContradiction, func(r artifact.RelationCandidate) (string, bool) {
+		return "validated as a relation, the set also validates it as a counter-claim; quarantined on both sides", denied[r.Triple()]
+	})
 	if len(asserted) == 0 {
 		return
 	}
-	vts.Relations = kept
-	slices.SortFunc(vts.Quarantined, compareCandidate)
 	counters := vts.Counters[:0:0]
 	for _, c := range vts.Counters {
 		if !asserted[c.Triple()] {
 			counters = append(counters, c)
 			continue
 		}
-		v.contradiction(KindCounter, c, "validated as a counter-claim, the set also validates it as a relation; dropped on both sides")
+		v.findings = append(v.findings, Finding{Kind: KindCounter, Key: tripleKey(c.Triple()), ReasonCode: ReasonSelfContradiction,
+			Detail: "validated as a counter-claim, the set also validates it as a relation; dropped on both sides", SpanChecked: spanChecked(c)})
 	}
 	vts.Counters = counters
 }
 
-func (v *validation) contradiction(kind string, c artifact.RelationCandidate, detail string) {
-	v.findings = append(v.findings, Finding{Kind: kind, Key: tripleKey(c.Triple()), ReasonCode: ReasonSelfContradiction,
-		Detail: detail, SpanChecked: spanChecked(c)})
+// quarantine moves every validated relation that why gives a detail for to
+// the quarantine list, with the reason and a finding each; the others keep
+// their order. It returns the triples it moved (none: vts is untouched).
+// The set-level rules (self-contradiction, fan-out) share it.
+func (v *validation) quarantine(vts *artifact.ValidatedTripleSet, reason string, why func(artifact.RelationCandidate) (detail string, ok bool)) map[artifact.Triple]bool {
+	if !slices.ContainsFunc(vts.Relations, func(r artifact.RelationCandidate) bool { _, ok := why(r); return ok }) {
+		return nil
+	}
+	moved := map[artifact.Triple]bool{}
+	kept := vts.Relations[:0:0]
+	for _, r := range vts.Relations {
+		detail, ok := why(r)
+		if !ok {
+			kept = append(kept, r)
+			continue
+		}
+		moved[r.Triple()] = true
+		v.findings = append(v.findings, Finding{Kind: KindRelation, Key: tripleKey(r.Triple()), ReasonCode: reason,
+			Detail: detail, SpanChecked: spanChecked(r)})
+		r.State, r.RejectionReason = artifact.StateQuarantined, reason
+		vts.Quarantined = append(vts.Quarantined, r)
+	}
+	vts.Relations = kept
+	slices.SortFunc(vts.Quarantined, compareCandidate)
+	return moved
 }
 
 // spanChecked says whether every citation of a judged candidate had its
